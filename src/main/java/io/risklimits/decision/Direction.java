@@ -1,0 +1,6 @@
+package io.risklimits.decision;
+
+public enum Direction {
+    IN,
+    OUT
+}

@@ -1,0 +1,20 @@
+package io.risklimits.decision;
+
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The fields of a transaction event that a decision echoes. For a valid event all are present;
+ * for an invalid one a field is null when it did not pass validation.
+ */
+public record EventFields(
+        UUID entityId, String channel, Direction direction, Long amount, String currency, Instant occurredAt) {
+
+    public Optional<BusinessKey> businessKey() {
+        if (entityId == null || channel == null || direction == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new BusinessKey(entityId, channel, direction));
+    }
+}

@@ -1,0 +1,11 @@
+package io.risklimits.decision;
+
+/** An amount in minor units and a count of transactions. */
+public record Tally(long amount, long count) {
+
+    public static final Tally ZERO = new Tally(0, 0);
+
+    public Tally plus(long amount) {
+        return new Tally(this.amount + amount, count + 1);
+    }
+}

@@ -1,0 +1,223 @@
+package io.risklimits.decision;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.json.JsonFactory;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Reads a transactions-topic record and applies every rule of the contract. Error messages never
+ * quote the input, so a hostile value cannot reach logs or downstream topics through them.
+ */
+public final class TransactionEventReader {
+
+    static final long MAX_AMOUNT = 1_000_000_000_000_000L;
+    private static final Pattern UUID_TEXT =
+            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+    private static final Pattern CHANNEL = Pattern.compile("[A-Z0-9_]{1,32}");
+    private static final Pattern CURRENCY = Pattern.compile("[A-Z]{3}");
+    private static final int MAX_TIMESTAMP_LENGTH = 64;
+
+    private static final JsonMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
+                    .streamReadConstraints(StreamReadConstraints.builder()
+                            .maxNestingDepth(64)
+                            .maxNumberLength(100)
+                            .maxStringLength(2 * 1024 * 1024)
+                            .maxDocumentLength(4L * 1024 * 1024)
+                            .build())
+                    .build())
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+
+    private final String currency;
+    private final Duration maxClockSkew;
+    private final Clock clock;
+
+    public TransactionEventReader(String currency, Duration maxClockSkew, Clock clock) {
+        this.currency = currency;
+        this.maxClockSkew = maxClockSkew;
+        this.clock = clock;
+    }
+
+    public ReadResult read(byte[] value) {
+        if (value == null) {
+            return new ReadResult.Unreadable("record has no value");
+        }
+        JsonNode root;
+        try {
+            root = MAPPER.readTree(strictUtf8(value));
+        } catch (CharacterCodingException e) {
+            return new ReadResult.Unreadable("value is not UTF-8");
+        } catch (JacksonException e) {
+            return new ReadResult.Unreadable("value is not JSON: " + e.getOriginalMessage());
+        }
+        if (root == null || !root.isObject()) {
+            return new ReadResult.Unreadable("value is not a JSON object");
+        }
+        UUID dedupeId = uuidOrNull(root.get("dedupe_id"));
+        if (dedupeId == null) {
+            return new ReadResult.Unreadable("dedupe_id is missing or not a UUID string");
+        }
+        return readFields(dedupeId, root);
+    }
+
+    private ReadResult readFields(UUID dedupeId, JsonNode root) {
+        List<FieldError> errors = new ArrayList<>();
+        UUID entityId = entityId(root.get("entity_id"), errors);
+        String channel = channel(root.get("channel"), errors);
+        Direction direction = direction(root.get("direction"), errors);
+        Long amount = amount(root.get("amount"), errors);
+        String eventCurrency = currency(root.get("currency"), errors);
+        Instant occurredAt = occurredAt(root.get("occurred_at"), errors);
+        EventFields fields = new EventFields(entityId, channel, direction, amount, eventCurrency, occurredAt);
+        if (!errors.isEmpty()) {
+            return new ReadResult.Invalid(dedupeId, fields, errors);
+        }
+        return new ReadResult.Valid(new TransactionEvent(
+                dedupeId, new BusinessKey(entityId, channel, direction), amount, eventCurrency, occurredAt));
+    }
+
+    private static UUID entityId(JsonNode node, List<FieldError> errors) {
+        if (node == null || node.isNull()) {
+            errors.add(new FieldError("entity_id", "is required"));
+            return null;
+        }
+        UUID entityId = uuidOrNull(node);
+        if (entityId == null) {
+            errors.add(new FieldError("entity_id", "must be a UUID string"));
+        }
+        return entityId;
+    }
+
+    private static String channel(JsonNode node, List<FieldError> errors) {
+        return matching(node, "channel", CHANNEL, "must be 1 to 32 of A-Z, 0-9 and _", errors);
+    }
+
+    private static Direction direction(JsonNode node, List<FieldError> errors) {
+        String text = requiredString(node, "direction", errors);
+        if (text == null) {
+            return null;
+        }
+        if (text.equals("IN") || text.equals("OUT")) {
+            return Direction.valueOf(text);
+        }
+        errors.add(new FieldError("direction", "must be IN or OUT"));
+        return null;
+    }
+
+    private static Long amount(JsonNode node, List<FieldError> errors) {
+        if (node == null || node.isNull()) {
+            errors.add(new FieldError("amount", "is required"));
+            return null;
+        }
+        if (!node.isNumber()) {
+            errors.add(new FieldError("amount", "must be a JSON integer, not " + node.getNodeType()
+                    .name()
+                    .toLowerCase()));
+            return null;
+        }
+        if (!node.isIntegralNumber()) {
+            errors.add(new FieldError("amount", "must be an integer in minor units, without fraction or exponent"));
+            return null;
+        }
+        if (!node.canConvertToLong() || node.longValue() < 1 || node.longValue() > MAX_AMOUNT) {
+            errors.add(new FieldError("amount", "must be between 1 and " + MAX_AMOUNT));
+            return null;
+        }
+        return node.longValue();
+    }
+
+    private String currency(JsonNode node, List<FieldError> errors) {
+        String text = matching(node, "currency", CURRENCY, "must be an ISO 4217 code", errors);
+        if (text != null && !text.equals(currency)) {
+            errors.add(new FieldError("currency", "must be " + currency));
+            return null;
+        }
+        return text;
+    }
+
+    private Instant occurredAt(JsonNode node, List<FieldError> errors) {
+        String text = requiredString(node, "occurred_at", errors);
+        if (text == null) {
+            return null;
+        }
+        Instant occurredAt;
+        try {
+            if (text.length() > MAX_TIMESTAMP_LENGTH) {
+                throw new DateTimeParseException("too long", "", 0);
+            }
+            occurredAt = OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
+        } catch (DateTimeParseException e) {
+            errors.add(new FieldError("occurred_at", "must be an RFC 3339 timestamp with an offset"));
+            return null;
+        }
+        if (occurredAt.isAfter(clock.instant().plus(maxClockSkew))) {
+            errors.add(new FieldError("occurred_at", "is more than " + maxClockSkew + " in the future"));
+            return null;
+        }
+        return occurredAt;
+    }
+
+    private static String matching(
+            JsonNode node, String field, Pattern pattern, String rule, List<FieldError> errors) {
+        String text = requiredString(node, field, errors);
+        if (text == null) {
+            return null;
+        }
+        if (!pattern.matcher(text).matches()) {
+            errors.add(new FieldError(field, rule));
+            return null;
+        }
+        return text;
+    }
+
+    private static String requiredString(JsonNode node, String field, List<FieldError> errors) {
+        if (node == null || node.isNull()) {
+            errors.add(new FieldError(field, "is required"));
+            return null;
+        }
+        if (!node.isString()) {
+            errors.add(new FieldError(field, "must be a string"));
+            return null;
+        }
+        return node.stringValue();
+    }
+
+    private static UUID uuidOrNull(JsonNode node) {
+        if (node == null || !node.isString()) {
+            return null;
+        }
+        String text = node.stringValue();
+        if (text.length() != 36 || !UUID_TEXT.matcher(text).matches()) {
+            return null;
+        }
+        return UUID.fromString(text);
+    }
+
+    private static String strictUtf8(byte[] value) throws CharacterCodingException {
+        return StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT)
+                .decode(ByteBuffer.wrap(value))
+                .toString();
+    }
+}

@@ -1,0 +1,8 @@
+package io.risklimits.decision;
+
+/** The value of the decision field. */
+public enum Verdict {
+    APPROVED,
+    REJECTED,
+    INVALID
+}
