@@ -1,0 +1,148 @@
+package io.risklimits.decision;
+
+import static io.risklimits.decision.SqlTime.instantFromTimestamptz;
+import static io.risklimits.decision.SqlTime.instantFromUtcTimestamp;
+import static io.risklimits.decision.SqlTime.timestamptz;
+import static io.risklimits.decision.SqlTime.utcTimestamp;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/**
+ * The audit log: risk_request_log (one row per dedupe_id per business key) and
+ * risk_keyless_request_log (INVALID events without a readable business key).
+ */
+@Repository
+class RequestLogRepository {
+
+    private static final String SELECT_DECISION = """
+            SELECT dedupe_id, entity_id, channel_code, direction_code, amount, currency, occurred_at,
+                   decision, reason, errors, usage, limits, bucket_ts, decided_at
+            FROM risk_request_log
+            WHERE entity_id = :entityId
+              AND channel_code = :channel
+              AND direction_code = :direction
+              AND dedupe_id = :dedupeId
+            """;
+
+    private static final String INSERT_DECISION = """
+            INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
+                                          decision, reason, amount, currency, occurred_at,
+                                          usage, limits, errors, decided_at)
+            VALUES (:entityId, :channel, :direction, :dedupeId, :bucket,
+                    :decision, :reason, :amount, :currency, :occurredAt,
+                    CAST(:usage AS jsonb), CAST(:limits AS jsonb), CAST(:errors AS jsonb), :decidedAt)
+            """;
+
+    private static final String INSERT_KEYLESS_IF_NEW = """
+            INSERT INTO risk_keyless_request_log (dedupe_id, entity_id, channel_code, direction_code, amount,
+                                                  currency, occurred_at, errors, bucket_ts, decided_at)
+            VALUES (:dedupeId, :entityId, :channel, :direction, :amount,
+                    :currency, :occurredAt, CAST(:errors AS jsonb),
+                    date_trunc('hour', clock_timestamp() AT TIME ZONE 'UTC'), clock_timestamp())
+            ON CONFLICT (dedupe_id) DO NOTHING
+            """;
+
+    private static final String SELECT_KEYLESS = """
+            SELECT dedupe_id, entity_id, channel_code, direction_code, amount, currency, occurred_at,
+                   'INVALID' AS decision, 'INVALID_REQUEST' AS reason, errors,
+                   NULL AS usage, NULL AS limits, NULL AS bucket_ts, decided_at
+            FROM risk_keyless_request_log
+            WHERE dedupe_id = :dedupeId
+            """;
+
+    private final JdbcClient jdbc;
+
+    RequestLogRepository(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    Optional<Decision> find(BusinessKey key, UUID dedupeId) {
+        return jdbc.sql(SELECT_DECISION)
+                .param("entityId", key.entityId())
+                .param("channel", key.channel())
+                .param("direction", key.direction().name())
+                .param("dedupeId", dedupeId)
+                .query(RequestLogRepository::storedDecision)
+                .optional();
+    }
+
+    void insert(BusinessKey key, Decision decision) {
+        EventFields fields = decision.fields();
+        boolean invalid = decision.verdict() == Verdict.INVALID;
+        Instant bucket = invalid ? decision.decidedAt().truncatedTo(ChronoUnit.HOURS) : decision.bucketTs();
+        jdbc.sql(INSERT_DECISION)
+                .param("entityId", key.entityId())
+                .param("channel", key.channel())
+                .param("direction", key.direction().name())
+                .param("dedupeId", decision.dedupeId())
+                .param("bucket", utcTimestamp(bucket))
+                .param("decision", decision.verdict().name())
+                .param("reason", decision.reason() == null ? null : decision.reason().name())
+                .param("amount", fields.amount())
+                .param("currency", fields.currency())
+                .param("occurredAt", timestamptz(fields.occurredAt()))
+                .param("usage", invalid ? null : DecisionJson.usage(decision.usage()))
+                .param("limits", invalid ? null : DecisionJson.limits(decision.limits()))
+                .param("errors", invalid ? DecisionJson.errors(decision.errors()) : null)
+                .param("decidedAt", timestamptz(decision.decidedAt()))
+                .update();
+    }
+
+    /**
+     * Files an INVALID event that has no readable business key, unless its dedupe_id is filed
+     * already; either way returns the one decision stored for that dedupe_id, marked as a replay
+     * when it was stored before.
+     */
+    Decision insertKeylessIfNew(UUID dedupeId, EventFields fields, List<FieldError> errors) {
+        int inserted = jdbc.sql(INSERT_KEYLESS_IF_NEW)
+                .param("dedupeId", dedupeId)
+                .param("entityId", fields.entityId())
+                .param("channel", fields.channel())
+                .param("direction", fields.direction() == null ? null : fields.direction().name())
+                .param("amount", fields.amount())
+                .param("currency", fields.currency())
+                .param("occurredAt", timestamptz(fields.occurredAt()))
+                .param("errors", DecisionJson.errors(errors))
+                .update();
+        Decision stored = jdbc.sql(SELECT_KEYLESS)
+                .param("dedupeId", dedupeId)
+                .query(RequestLogRepository::storedDecision)
+                .single();
+        return inserted == 1 ? stored : stored.asReplay();
+    }
+
+    private static Decision storedDecision(ResultSet rs, int rowNum) throws SQLException {
+        String direction = rs.getString("direction_code");
+        Long amount = rs.getObject("amount", Long.class);
+        EventFields fields = new EventFields(
+                rs.getObject("entity_id", UUID.class),
+                rs.getString("channel_code"),
+                direction == null ? null : Direction.valueOf(direction),
+                amount,
+                rs.getString("currency"),
+                instantFromTimestamptz(rs, "occurred_at"));
+        String reason = rs.getString("reason");
+        String usage = rs.getString("usage");
+        String limits = rs.getString("limits");
+        String errors = rs.getString("errors");
+        return new Decision(
+                rs.getObject("dedupe_id", UUID.class),
+                fields,
+                Verdict.valueOf(rs.getString("decision")),
+                reason == null ? null : Reason.valueOf(reason),
+                errors == null ? List.of() : DecisionJson.errors(errors),
+                usage == null ? null : DecisionJson.usage(usage),
+                limits == null ? null : DecisionJson.limits(limits),
+                instantFromUtcTimestamp(rs, "bucket_ts"),
+                instantFromTimestamptz(rs, "decided_at"),
+                false);
+    }
+}
