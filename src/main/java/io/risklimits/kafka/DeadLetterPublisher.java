@@ -1,0 +1,54 @@
+package io.risklimits.kafka;
+
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.support.SendResult;
+import org.springframework.stereotype.Component;
+
+/**
+ * Copies a transactions-topic record, byte for byte and with its original key, to the dead-letter
+ * topic, with headers that say what was wrong and where the record came from.
+ */
+@Component
+public class DeadLetterPublisher {
+
+    public static final String ERROR_CLASS = "risk.error.class";
+    public static final String ERROR_MESSAGE = "risk.error.message";
+    public static final String ORIGINAL_TOPIC = "risk.original.topic";
+    public static final String ORIGINAL_PARTITION = "risk.original.partition";
+    public static final String ORIGINAL_OFFSET = "risk.original.offset";
+
+    /** The record could not be read as an event: not UTF-8 JSON, or no readable dedupe_id. */
+    public static final String UNREADABLE_RECORD = "UNREADABLE_RECORD";
+    /** The record was answered with an INVALID decision; this is the copy for operators. */
+    public static final String INVALID_EVENT = "INVALID_EVENT";
+
+    private final KafkaTemplate<byte[], byte[]> kafka;
+    private final TopicProperties topics;
+
+    DeadLetterPublisher(KafkaTemplate<byte[], byte[]> kafka, TopicProperties topics) {
+        this.kafka = kafka;
+        this.topics = topics;
+    }
+
+    public CompletableFuture<SendResult<byte[], byte[]>> publish(
+            ConsumerRecord<byte[], byte[]> record, String errorClass, String errorMessage) {
+        Headers headers = new RecordHeaders();
+        headers.add(ERROR_CLASS, utf8(errorClass));
+        headers.add(ERROR_MESSAGE, utf8(LogSafe.text(errorMessage)));
+        headers.add(ORIGINAL_TOPIC, utf8(record.topic()));
+        headers.add(ORIGINAL_PARTITION, utf8(Integer.toString(record.partition())));
+        headers.add(ORIGINAL_OFFSET, utf8(Long.toString(record.offset())));
+        return kafka.send(new ProducerRecord<>(
+                topics.deadLetter(), null, null, record.key(), record.value(), headers));
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}
