@@ -1,0 +1,49 @@
+package io.risklimits.support;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/** A decision read back from the decisions topic. */
+public record DecisionMessage(JsonNode json, int partition, long offset) {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    public static DecisionMessage of(ConsumerRecord<byte[], byte[]> record) {
+        DecisionSchema.assertValidDecision(record.value());
+        return new DecisionMessage(JSON.readTree(record.value()), record.partition(), record.offset());
+    }
+
+    public String dedupeId() {
+        return json.get("dedupe_id").stringValue();
+    }
+
+    public String decision() {
+        return json.get("decision").stringValue();
+    }
+
+    public String reason() {
+        JsonNode reason = json.get("reason");
+        return reason.isNull() ? null : reason.stringValue();
+    }
+
+    public boolean replayed() {
+        return json.get("replayed").booleanValue();
+    }
+
+    public long usageAmount(String window) {
+        return json.get("usage").get(window).get("amount").longValue();
+    }
+
+    public long usageCount(String window) {
+        return json.get("usage").get(window).get("count").longValue();
+    }
+
+    /** The message without its replayed flag: every message of one dedupe_id must be equal to this. */
+    public JsonNode withoutReplayedFlag() {
+        ObjectNode copy = ((ObjectNode) json).deepCopy();
+        copy.remove("replayed");
+        return copy;
+    }
+}

@@ -1,0 +1,92 @@
+package io.risklimits.support;
+
+import io.risklimits.Application;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The real service, started in this JVM against the shared test infrastructure. Each test gets its
+ * own topics (a unique suffix) so tests cannot see each other's records; several instances started
+ * with the same {@link Topics} form one consumer group, as separate processes would.
+ */
+public final class RunningService implements AutoCloseable {
+
+    private final ConfigurableApplicationContext context;
+
+    private RunningService(ConfigurableApplicationContext context) {
+        this.context = context;
+    }
+
+    public static RunningService start(Topics topics, Map<String, Object> overrides) {
+        TestInfrastructure infrastructure = TestInfrastructure.get();
+        Map<String, Object> properties = new HashMap<>();
+        properties.put("spring.datasource.url", infrastructure.jdbcUrl());
+        properties.put("spring.datasource.username", infrastructure.username());
+        properties.put("spring.datasource.password", infrastructure.password());
+        properties.put("spring.kafka.bootstrap-servers", infrastructure.bootstrapServers());
+        properties.put("risk.topics.transactions", topics.transactions());
+        properties.put("risk.topics.decisions", topics.decisions());
+        properties.put("risk.topics.dead-letter", topics.deadLetter());
+        properties.put("risk.topics.archive-commands", topics.archiveCommands());
+        properties.put("risk.topics.archive-results", topics.archiveResults());
+        properties.put("risk.decider.group-id", topics.groupId());
+        properties.putAll(overrides);
+        // command-line arguments outrank application.yml; builder "properties" would not
+        String[] arguments = properties.entrySet().stream()
+                .map(entry -> "--" + entry.getKey() + "=" + entry.getValue())
+                .toArray(String[]::new);
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(Application.class)
+                .web(WebApplicationType.NONE)
+                .run(arguments);
+        return new RunningService(context);
+    }
+
+    public static RunningService start(Topics topics) {
+        return start(topics, Map.of());
+    }
+
+    public <T> T bean(Class<T> type) {
+        return context.getBean(type);
+    }
+
+    @Override
+    public void close() {
+        context.close();
+    }
+
+    /** A test's own set of topic names and consumer group. */
+    public record Topics(String suffix) {
+
+        public static Topics unique() {
+            return new Topics(UUID.randomUUID().toString().substring(0, 8));
+        }
+
+        public String transactions() {
+            return "risk.transactions." + suffix;
+        }
+
+        public String decisions() {
+            return "risk.decisions." + suffix;
+        }
+
+        public String deadLetter() {
+            return "risk.transactions.dlt." + suffix;
+        }
+
+        public String archiveCommands() {
+            return "risk.archive.commands." + suffix;
+        }
+
+        public String archiveResults() {
+            return "risk.archive.results." + suffix;
+        }
+
+        public String groupId() {
+            return "risk-decider-" + suffix;
+        }
+    }
+}

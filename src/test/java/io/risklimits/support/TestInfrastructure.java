@@ -1,0 +1,109 @@
+package io.risklimits.support;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.kafka.KafkaContainer;
+import org.testcontainers.postgresql.PostgreSQLContainer;
+
+/**
+ * One real PostgreSQL server and one real Kafka broker for the whole test run. With a Docker engine
+ * they are Testcontainers; without one, embedded PostgreSQL binaries and an in-process KRaft broker.
+ * Force either with -Drisk.test.infrastructure=containers or =embedded (default: auto).
+ */
+public final class TestInfrastructure {
+
+    private static TestInfrastructure instance;
+
+    private final String jdbcUrl;
+    private final String username;
+    private final String password;
+    private final String bootstrapServers;
+    private final String description;
+
+    private TestInfrastructure(
+            String jdbcUrl, String username, String password, String bootstrapServers, String description) {
+        this.jdbcUrl = jdbcUrl;
+        this.username = username;
+        this.password = password;
+        this.bootstrapServers = bootstrapServers;
+        this.description = description;
+    }
+
+    public static synchronized TestInfrastructure get() {
+        if (instance == null) {
+            instance = useContainers() ? startContainers() : startEmbedded();
+            System.out.println("Test infrastructure: " + instance.description);
+            // tests prepare rows before any service (which migrates too) has started
+            Flyway.configure().dataSource(instance.dataSource()).load().migrate();
+        }
+        return instance;
+    }
+
+    private static boolean useContainers() {
+        String choice = System.getProperty("risk.test.infrastructure", "auto");
+        return switch (choice) {
+            case "containers" -> true;
+            case "embedded" -> false;
+            case "auto" -> DockerClientFactory.instance().isDockerAvailable();
+            default -> throw new IllegalArgumentException(
+                    "risk.test.infrastructure must be auto, containers or embedded, not " + choice);
+        };
+    }
+
+    @SuppressWarnings("resource") // they live as long as the test JVM
+    private static TestInfrastructure startContainers() {
+        PostgreSQLContainer postgres = new PostgreSQLContainer("postgres:17");
+        KafkaContainer kafka = new KafkaContainer("apache/kafka:4.2.1");
+        postgres.start();
+        kafka.start();
+        return new TestInfrastructure(
+                postgres.getJdbcUrl(),
+                postgres.getUsername(),
+                postgres.getPassword(),
+                kafka.getBootstrapServers(),
+                "Testcontainers (postgres:17, apache/kafka:4.2.1)");
+    }
+
+    private static TestInfrastructure startEmbedded() {
+        try {
+            EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+            EmbeddedKafkaKraftBroker kafka = new EmbeddedKafkaKraftBroker(1, 12);
+            kafka.afterPropertiesSet();
+            Runtime.getRuntime().addShutdownHook(new Thread(kafka::destroy));
+            return new TestInfrastructure(
+                    postgres.getJdbcUrl("postgres", "postgres"),
+                    "postgres",
+                    "",
+                    kafka.getBrokersAsString(),
+                    "embedded PostgreSQL and in-process KRaft Kafka (no Docker engine)");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public String jdbcUrl() {
+        return jdbcUrl;
+    }
+
+    public String username() {
+        return username;
+    }
+
+    public String password() {
+        return password;
+    }
+
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    public DataSource dataSource() {
+        return new DriverManagerDataSource(jdbcUrl, username, password);
+    }
+}

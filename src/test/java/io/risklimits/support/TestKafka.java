@@ -1,0 +1,71 @@
+package io.risklimits.support;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.awaitility.Awaitility;
+
+/** Plain Kafka clients for tests: produce raw records, and read a whole topic from the beginning. */
+public final class TestKafka {
+
+    private TestKafka() {}
+
+    public static KafkaProducer<byte[], byte[]> producer() {
+        return new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, TestInfrastructure.get().bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.LINGER_MS_CONFIG, 5,
+                ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 2 * 1024 * 1024,
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
+    }
+
+    public static void send(KafkaProducer<byte[], byte[]> producer, String topic, Integer partition, String key, byte[] value) {
+        try {
+            producer.send(new ProducerRecord<>(topic, partition, key == null ? null : utf8(key), value)).get();
+        } catch (InterruptedException | ExecutionException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Reads the topic from the beginning until the condition holds for everything read. */
+    public static List<ConsumerRecord<byte[], byte[]>> readUntil(
+            String topic, Duration timeout, Predicate<List<ConsumerRecord<byte[], byte[]>>> done) {
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestInfrastructure.get().bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class))) {
+            consumer.subscribe(List.of(topic));
+            Awaitility.await().atMost(timeout).pollInterval(Duration.ZERO).until(() -> {
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+                return done.test(records);
+            });
+        }
+        return records;
+    }
+
+    public static List<ConsumerRecord<byte[], byte[]>> readAtLeast(String topic, int count, Duration timeout) {
+        return readUntil(topic, timeout, records -> records.size() >= count);
+    }
+}
