@@ -2,6 +2,7 @@ package io.risklimits.support;
 
 import io.risklimits.Application;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.springframework.boot.WebApplicationType;
@@ -42,6 +43,7 @@ public final class RunningService implements AutoCloseable {
         ConfigurableApplicationContext context = new SpringApplicationBuilder(Application.class)
                 .web(WebApplicationType.NONE)
                 .run(arguments);
+        TestKafka.awaitLeaders(List.of(topics.transactions(), topics.decisions(), topics.deadLetter()));
         return new RunningService(context);
     }
 

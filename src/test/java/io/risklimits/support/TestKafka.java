@@ -3,17 +3,24 @@ package io.risklimits.support;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.awaitility.Awaitility;
@@ -38,6 +45,36 @@ public final class TestKafka {
             producer.send(new ProducerRecord<>(topic, partition, key == null ? null : utf8(key), value)).get();
         } catch (InterruptedException | ExecutionException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Waits until every partition of the topics has a leader. Producing to a topic the moment it is
+     * created can otherwise fail (NotLeaderOrFollower, then OutOfOrderSequence for the idempotent
+     * producer) and lose the test's records.
+     */
+    public static void awaitLeaders(Collection<String> topics) {
+        try (Admin admin = Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestInfrastructure.get().bootstrapServers()))) {
+            Awaitility.await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> admin
+                    .describeTopics(topics)
+                    .allTopicNames()
+                    .get()
+                    .values()
+                    .stream()
+                    .flatMap(topic -> topic.partitions().stream())
+                    .allMatch(partition -> partition.leader() != null && !partition.leader().isEmpty()));
+        }
+    }
+
+    /** Waits for every send; a record the broker did not take fails the test instead of going missing. */
+    public static void confirm(List<Future<RecordMetadata>> sends) {
+        for (Future<RecordMetadata> send : sends) {
+            try {
+                send.get(60, TimeUnit.SECONDS);
+            } catch (InterruptedException | ExecutionException | TimeoutException e) {
+                throw new IllegalStateException("The test's own send failed", e);
+            }
         }
     }
 
