@@ -8,9 +8,18 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param groupId consumer group of the decider
  * @param concurrency consumer threads in this process (each needs a database connection)
  * @param sendTimeout how long to wait for the broker to confirm a poll's decisions before the poll is retried
+ * @param mode batched: a poll's valid events in one transaction; per-event: one transaction per event,
+ *     usage summed over the hourly buckets (the seed's design, kept as the benchmark's baseline)
  */
 @ConfigurationProperties("risk.decider")
 public record DeciderProperties(
         @DefaultValue("risk-decider") String groupId,
         @DefaultValue("2") int concurrency,
-        @DefaultValue("60s") Duration sendTimeout) {}
+        @DefaultValue("60s") Duration sendTimeout,
+        @DefaultValue("batched") Mode mode) {
+
+    public enum Mode {
+        BATCHED,
+        PER_EVENT
+    }
+}

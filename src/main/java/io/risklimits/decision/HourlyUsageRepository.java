@@ -37,6 +37,17 @@ class HourlyUsageRepository {
                           tx_count   = risk_hourly_agg.tx_count + EXCLUDED.tx_count
             """;
 
+    private static final String ADD_TO_BUCKETS = """
+            INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count)
+            SELECT entity_id, channel_code, direction_code, :bucket, sum_amount, tx_count
+            FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
+                        CAST(:amounts AS bigint[]), CAST(:counts AS integer[]))
+                 AS added (entity_id, channel_code, direction_code, sum_amount, tx_count)
+            ON CONFLICT (entity_id, channel_code, direction_code, bucket_ts)
+            DO UPDATE SET sum_amount = risk_hourly_agg.sum_amount + EXCLUDED.sum_amount,
+                          tx_count   = risk_hourly_agg.tx_count + EXCLUDED.tx_count
+            """;
+
     private final JdbcClient jdbc;
 
     HourlyUsageRepository(JdbcClient jdbc) {
@@ -69,6 +80,24 @@ class HourlyUsageRepository {
                 .param("direction", key.direction().name())
                 .param("bucket", utcTimestamp(bucket))
                 .param("amount", amount)
+                .update();
+    }
+
+    /** Adds each key's approved total to its bucket; one row per key. */
+    void addToBuckets(Map<BusinessKey, Tally> approved, Instant bucket) {
+        if (approved.isEmpty()) {
+            return;
+        }
+        KeyArrays keys = KeyArrays.of(approved.keySet());
+        Long[] amounts = approved.values().stream().map(Tally::amount).toArray(Long[]::new);
+        Integer[] counts = approved.values().stream().map(tally -> Math.toIntExact(tally.count())).toArray(Integer[]::new);
+        jdbc.sql(ADD_TO_BUCKETS)
+                .param("entityIds", keys.entityIds())
+                .param("channels", keys.channels())
+                .param("directions", keys.directions())
+                .param("amounts", amounts)
+                .param("counts", counts)
+                .param("bucket", utcTimestamp(bucket))
                 .update();
     }
 

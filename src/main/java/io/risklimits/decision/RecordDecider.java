@@ -1,14 +1,8 @@
 package io.risklimits.decision;
 
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.risklimits.RiskProperties;
 import io.risklimits.kafka.DeadLetterPublisher;
 import io.risklimits.kafka.LogSafe;
 import io.risklimits.limits.LimitCatalog;
-import java.nio.charset.StandardCharsets;
-import java.time.Clock;
-import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -31,24 +25,21 @@ class RecordDecider {
     private final LimitCatalog limits;
     private final DecisionPublisher decisions;
     private final DeadLetterPublisher deadLetters;
-    private final Counter keyMismatches;
+    private final RecordKeyCheck keyCheck;
 
     RecordDecider(
-            RiskProperties properties,
+            TransactionEventReader reader,
             DecisionStore store,
             LimitCatalog limits,
             DecisionPublisher decisions,
             DeadLetterPublisher deadLetters,
-            MeterRegistry meters) {
-        this.reader = new TransactionEventReader(
-                properties.currency(), properties.maxClockSkew(), Clock.systemUTC());
+            RecordKeyCheck keyCheck) {
+        this.reader = reader;
         this.store = store;
         this.limits = limits;
         this.decisions = decisions;
         this.deadLetters = deadLetters;
-        this.keyMismatches = Counter.builder("risk.decider.record.key.mismatch")
-                .description("records whose Kafka key differs from the business key of their payload")
-                .register(meters);
+        this.keyCheck = keyCheck;
     }
 
     CompletableFuture<?> decide(ConsumerRecord<byte[], byte[]> record) {
@@ -66,14 +57,13 @@ class RecordDecider {
     }
 
     private CompletableFuture<?> decideValid(ConsumerRecord<byte[], byte[]> record, TransactionEvent event) {
-        String businessKey = event.businessKey().recordKey();
-        if (record.key() == null || !Arrays.equals(record.key(), businessKey.getBytes(StandardCharsets.UTF_8))) {
-            // the lock, not the partitioning, keeps this correct; producers should still hear of it
-            keyMismatches.increment();
-            log.warn("Record {}-{}@{} has key {} but its payload's business key is {}",
-                    record.topic(), record.partition(), record.offset(), printable(record.key()), businessKey);
-        }
+        keyCheck.warnOnMismatch(record, event);
         Decision decision = store.decide(event, limits.limitsFor(event.businessKey()));
+        return decisions.publish(decision, record.key());
+    }
+
+    /** Publishes a decision made for this record elsewhere (in a batch). */
+    CompletableFuture<?> publish(ConsumerRecord<byte[], byte[]> record, Decision decision) {
         return decisions.publish(decision, record.key());
     }
 
@@ -85,9 +75,5 @@ class RecordDecider {
         return CompletableFuture.allOf(
                 decisions.publish(decision, record.key()),
                 deadLetters.publish(record, DeadLetterPublisher.INVALID_EVENT, summary));
-    }
-
-    private static String printable(byte[] key) {
-        return key == null ? "null" : LogSafe.text(new String(key, StandardCharsets.UTF_8));
     }
 }

@@ -9,7 +9,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -58,6 +60,31 @@ class RequestLogRepository {
             WHERE dedupe_id = :dedupeId
             """;
 
+    private static final String SELECT_DECISIONS = """
+            SELECT dedupe_id, entity_id, channel_code, direction_code, amount, currency, occurred_at,
+                   decision, reason, errors, usage, limits, bucket_ts, decided_at
+            FROM risk_request_log
+            WHERE (entity_id, channel_code, direction_code, dedupe_id) IN (
+                SELECT * FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]),
+                                     CAST(:directions AS text[]), CAST(:dedupeIds AS uuid[])))
+            """;
+
+    // only APPROVED and REJECTED decisions come in batches; INVALID ones are filed one by one
+    private static final String INSERT_LIMIT_CHECKED_DECISIONS = """
+            INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
+                                          decision, reason, amount, currency, occurred_at,
+                                          usage, limits, decided_at)
+            SELECT entity_id, channel_code, direction_code, dedupe_id, :bucket,
+                   decision, reason, amount, currency, occurred_at,
+                   usage, limits, :decidedAt
+            FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
+                        CAST(:dedupeIds AS uuid[]), CAST(:decisions AS text[]), CAST(:reasons AS text[]),
+                        CAST(:amounts AS bigint[]), CAST(:currencies AS text[]), CAST(:occurredAts AS timestamptz[]),
+                        CAST(:usages AS jsonb[]), CAST(:limits AS jsonb[]))
+                 AS decided (entity_id, channel_code, direction_code, dedupe_id, decision, reason,
+                             amount, currency, occurred_at, usage, limits)
+            """;
+
     private final JdbcClient jdbc;
 
     RequestLogRepository(JdbcClient jdbc) {
@@ -72,6 +99,51 @@ class RequestLogRepository {
                 .param("dedupeId", dedupeId)
                 .query(RequestLogRepository::storedDecision)
                 .optional();
+    }
+
+    /** The decisions already stored for these events, by business key and dedupe_id. */
+    Map<RequestId, Decision> findAll(List<TransactionEvent> events) {
+        KeyArrays keys = KeyArrays.of(events.stream().map(TransactionEvent::businessKey).toList());
+        UUID[] dedupeIds = events.stream().map(TransactionEvent::dedupeId).toArray(UUID[]::new);
+        Map<RequestId, Decision> stored = new HashMap<>();
+        jdbc.sql(SELECT_DECISIONS)
+                .param("entityIds", keys.entityIds())
+                .param("channels", keys.channels())
+                .param("directions", keys.directions())
+                .param("dedupeIds", dedupeIds)
+                .query(RequestLogRepository::storedDecision)
+                .list()
+                .forEach(decision -> stored.put(RequestId.of(decision), decision));
+        return stored;
+    }
+
+    /** Inserts APPROVED and REJECTED decisions made together: one bucket and one decision time. */
+    void insertAllLimitChecked(List<Decision> decisions, Instant bucket, Instant decidedAt) {
+        if (decisions.isEmpty()) {
+            return;
+        }
+        KeyArrays keys = KeyArrays.of(decisions.stream()
+                .map(decision -> decision.fields().businessKey().orElseThrow())
+                .toList());
+        jdbc.sql(INSERT_LIMIT_CHECKED_DECISIONS)
+                .param("entityIds", keys.entityIds())
+                .param("channels", keys.channels())
+                .param("directions", keys.directions())
+                .param("dedupeIds", decisions.stream().map(Decision::dedupeId).toArray(UUID[]::new))
+                .param("decisions", decisions.stream().map(decision -> decision.verdict().name()).toArray(String[]::new))
+                .param("reasons", decisions.stream()
+                        .map(decision -> decision.reason() == null ? null : decision.reason().name())
+                        .toArray(String[]::new))
+                .param("amounts", decisions.stream().map(decision -> decision.fields().amount()).toArray(Long[]::new))
+                .param("currencies", decisions.stream().map(decision -> decision.fields().currency()).toArray(String[]::new))
+                .param("occurredAts", decisions.stream()
+                        .map(decision -> decision.fields().occurredAt().toString())
+                        .toArray(String[]::new))
+                .param("usages", decisions.stream().map(decision -> DecisionJson.usage(decision.usage())).toArray(String[]::new))
+                .param("limits", decisions.stream().map(decision -> DecisionJson.limits(decision.limits())).toArray(String[]::new))
+                .param("bucket", utcTimestamp(bucket))
+                .param("decidedAt", timestamptz(decidedAt))
+                .update();
     }
 
     void insert(BusinessKey key, Decision decision) {

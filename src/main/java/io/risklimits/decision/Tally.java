@@ -8,4 +8,8 @@ public record Tally(long amount, long count) {
     public Tally plus(long amount) {
         return new Tally(this.amount + amount, count + 1);
     }
+
+    public Tally plus(Tally other) {
+        return new Tally(amount + other.amount, count + other.count);
+    }
 }

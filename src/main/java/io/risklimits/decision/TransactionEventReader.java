@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -164,7 +165,10 @@ public final class TransactionEventReader {
             if (text.length() > MAX_TIMESTAMP_LENGTH) {
                 throw new DateTimeParseException("too long", "", 0);
             }
-            occurredAt = OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
+            // microseconds, as PostgreSQL keeps it: a replayed decision must echo the same instant
+            occurredAt = OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME)
+                    .toInstant()
+                    .truncatedTo(ChronoUnit.MICROS);
         } catch (DateTimeParseException e) {
             errors.add(new FieldError("occurred_at", "must be an RFC 3339 timestamp with an offset"));
             return null;

@@ -3,6 +3,7 @@ package io.risklimits.decision;
 import io.risklimits.ConditionalOnRole;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -13,8 +14,9 @@ import org.springframework.kafka.listener.BatchListenerFailedException;
 import org.springframework.stereotype.Component;
 
 /**
- * Consumes a poll of transaction events, decides each in order and returns only when every
- * resulting send is confirmed: the container commits the poll's offsets after this returns, so an
+ * Consumes a poll of transaction events, decides them (in batched mode the valid ones in one
+ * transaction, the rest one by one; in per-event mode each in its own transaction), publishes the
+ * decisions in poll order and returns only when every resulting send is confirmed: the container commits the poll's offsets after this returns, so an
  * offset never moves past a decision that is not on the decisions topic. On a failure the records
  * before the failing one are committed, and the failing one is handed to the error policy
  * (io.risklimits.kafka.DeciderListenerConfiguration) with everything after it.
@@ -24,10 +26,12 @@ import org.springframework.stereotype.Component;
 class TransactionListener {
 
     private final RecordDecider decider;
+    private final BatchDecider batchDecider;
     private final DeciderProperties properties;
 
-    TransactionListener(RecordDecider decider, DeciderProperties properties) {
+    TransactionListener(RecordDecider decider, BatchDecider batchDecider, DeciderProperties properties) {
         this.decider = decider;
+        this.batchDecider = batchDecider;
         this.properties = properties;
     }
 
@@ -38,16 +42,31 @@ class TransactionListener {
             concurrency = "${risk.decider.concurrency:2}",
             containerFactory = "deciderContainerFactory")
     void onPoll(List<ConsumerRecord<byte[], byte[]>> records) {
+        Map<Integer, Decision> decidedTogether = properties.mode() == DeciderProperties.Mode.BATCHED
+                ? decideTogether(records)
+                : Map.of();
         List<CompletableFuture<?>> sends = new ArrayList<>(records.size());
-        for (ConsumerRecord<byte[], byte[]> record : records) {
+        for (int i = 0; i < records.size(); i++) {
+            ConsumerRecord<byte[], byte[]> record = records.get(i);
+            Decision decided = decidedTogether.get(i);
             try {
-                sends.add(decider.decide(record));
+                sends.add(decided != null ? decider.publish(record, decided) : decider.decide(record));
             } catch (RuntimeException failure) {
                 awaitSends(records, sends);
                 throw new BatchListenerFailedException("Deciding failed", failure, record);
             }
         }
         awaitSends(records, sends);
+    }
+
+    private Map<Integer, Decision> decideTogether(List<ConsumerRecord<byte[], byte[]>> records) {
+        try {
+            return batchDecider.decideValidEvents(records);
+        } catch (RuntimeException failure) {
+            // named by its first record, the whole poll is retried by the error policy; a plain
+            // exception would send the batch to the fallback handler, which dead-letters all of it
+            throw new BatchListenerFailedException("Deciding the poll failed", failure, records.get(0));
+        }
     }
 
     /** Waits for the sends of records.get(0 .. sends.size() - 1); throws for the first that failed. */

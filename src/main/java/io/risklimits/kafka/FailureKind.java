@@ -15,11 +15,11 @@ import org.springframework.transaction.CannotCreateTransactionException;
  * Sorts failures into those of the infrastructure (database or broker unreachable, timeouts), which
  * are retried until they pass, and those of one record, which are dead-lettered after a few tries.
  */
-enum FailureKind {
+public enum FailureKind {
     INFRASTRUCTURE,
     RECORD;
 
-    static FailureKind of(Throwable failure) {
+    public static FailureKind of(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof RecordTooLargeException) {
                 return RECORD;

@@ -19,9 +19,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
+import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.junit.jupiter.api.Test;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -40,8 +44,9 @@ class DeciderOracleIT {
 
     record Sent(String key, String dedupeId, byte[] payload, long amount, boolean invalid) {}
 
-    @Test
-    void decisionsEqualThoseOfTheReferenceModel() {
+    @ParameterizedTest
+    @EnumSource(DeciderProperties.Mode.class)
+    void decisionsEqualThoseOfTheReferenceModel(DeciderProperties.Mode mode) {
         List<UUID> entities = new ArrayList<>();
         for (int i = 0; i < ENTITIES; i++) {
             entities.add(UUID.randomUUID());
@@ -54,23 +59,24 @@ class DeciderOracleIT {
         RunningService.Topics topics = RunningService.Topics.unique();
         List<Sent> sent = new ArrayList<>();
         long started;
-        try (RunningService service = RunningService.start(topics);
+        try (RunningService service = RunningService.start(topics, Map.of("risk.decider.mode", mode));
                 KafkaProducer<byte[], byte[]> producer = TestKafka.producer()) {
             started = System.nanoTime();
+            List<Future<RecordMetadata>> sends = new ArrayList<>();
             for (int i = 0; i < EVENTS; i++) {
                 Sent event = randomEvent(entities, sent);
                 sent.add(event);
-                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(
-                        topics.transactions(), TestKafka.utf8(event.key()), event.payload()));
+                sends.add(producer.send(
+                        new ProducerRecord<>(topics.transactions(), TestKafka.utf8(event.key()), event.payload())));
             }
-            producer.flush();
+            TestKafka.confirm(sends);
             List<DecisionMessage> messages = TestKafka.readAtLeast(topics.decisions(), EVENTS, Duration.ofMinutes(4))
                     .stream()
                     .map(DecisionMessage::of)
                     .toList();
             double seconds = (System.nanoTime() - started) / 1e9;
-            System.out.printf("Oracle: %d events decided end to end in %.1f s: %.0f events/s%n",
-                    EVENTS, seconds, EVENTS / seconds);
+            System.out.printf("Oracle (%s): %d events decided end to end in %.1f s: %.0f events/s%n",
+                    mode, EVENTS, seconds, EVENTS / seconds);
             assertAgainstModel(sent, messages, model, overridden);
         }
     }

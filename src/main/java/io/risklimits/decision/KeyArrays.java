@@ -1,0 +1,22 @@
+package io.risklimits.decision;
+
+import java.util.Collection;
+import java.util.UUID;
+
+/** Business keys as the three parallel arrays that the set-based statements unnest. */
+record KeyArrays(UUID[] entityIds, String[] channels, String[] directions) {
+
+    static KeyArrays of(Collection<BusinessKey> keys) {
+        UUID[] entityIds = new UUID[keys.size()];
+        String[] channels = new String[keys.size()];
+        String[] directions = new String[keys.size()];
+        int i = 0;
+        for (BusinessKey key : keys) {
+            entityIds[i] = key.entityId();
+            channels[i] = key.channel();
+            directions[i] = key.direction().name();
+            i++;
+        }
+        return new KeyArrays(entityIds, channels, directions);
+    }
+}
