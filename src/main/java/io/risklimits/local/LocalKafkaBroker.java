@@ -14,8 +14,9 @@ import org.apache.kafka.metadata.storage.Formatter;
 /**
  * A single-node KRaft Kafka (broker and controller in one process) on fixed localhost ports, as kafka-storage.sh
  * format and kafka-server-start.sh would run it, keeping its data so topics and committed offsets survive a restart.
+ * The tests run on it too (without Docker), so they exercise the broker a newcomer gets.
  */
-final class LocalKafkaBroker {
+public final class LocalKafkaBroker {
 
     private static final int NODE_ID = 1;
     private static final String CONTROLLER_LISTENER = "CONTROLLER";
@@ -28,7 +29,7 @@ final class LocalKafkaBroker {
         this.bootstrapServers = bootstrapServers;
     }
 
-    static LocalKafkaBroker start(int port, int controllerPort, Path dataDirectory, int partitions) throws Exception {
+    public static LocalKafkaBroker start(int port, int controllerPort, Path dataDirectory, int partitions) throws Exception {
         // Separate from the partition logs so that the controller locks its directory as soon as it starts: with
         // a shared directory only the broker takes the lock, after a second process' controller has already
         // written to the metadata log.
@@ -51,11 +52,11 @@ final class LocalKafkaBroker {
         return new LocalKafkaBroker(server, "localhost:" + port);
     }
 
-    String bootstrapServers() {
+    public String bootstrapServers() {
         return bootstrapServers;
     }
 
-    void stop() {
+    public void stop() {
         stop(server);
     }
 

@@ -1,12 +1,13 @@
 package io.risklimits.support;
 
+import io.risklimits.local.LocalKafkaBroker;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
-import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.kafka.KafkaContainer;
 import org.testcontainers.postgresql.PostgreSQLContainer;
@@ -73,17 +74,23 @@ public final class TestInfrastructure {
     private static TestInfrastructure startEmbedded() {
         try {
             EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
-            EmbeddedKafkaKraftBroker kafka = new EmbeddedKafkaKraftBroker(1, 12);
-            kafka.afterPropertiesSet();
-            Runtime.getRuntime().addShutdownHook(new Thread(kafka::destroy));
+            LocalKafkaBroker kafka = LocalKafkaBroker.start(
+                    freePort(), freePort(), Files.createTempDirectory("risk-limits-kafka"), 12);
+            Runtime.getRuntime().addShutdownHook(new Thread(kafka::stop));
             return new TestInfrastructure(
                     postgres.getJdbcUrl("postgres", "postgres"),
                     "postgres",
                     "",
-                    kafka.getBrokersAsString(),
+                    kafka.bootstrapServers(),
                     "embedded PostgreSQL and in-process KRaft Kafka (no Docker engine)");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        } catch (Exception e) {
+            throw new IllegalStateException("Could not start the embedded PostgreSQL and Kafka", e);
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
         }
     }
 
