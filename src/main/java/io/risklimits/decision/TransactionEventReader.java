@@ -13,6 +13,7 @@ import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
@@ -35,11 +36,16 @@ public final class TransactionEventReader {
     private static final Pattern CHANNEL = Pattern.compile("[A-Z0-9_]{1,32}");
     private static final Pattern CURRENCY = Pattern.compile("[A-Z]{3}");
     private static final int MAX_TIMESTAMP_LENGTH = 64;
+    // RFC 3339 section 5.6: four-digit year, seconds required, offset Z or +hh:mm (Java also takes
+    // signed years of any length and offsets with seconds, which PostgreSQL cannot store faithfully)
+    private static final Pattern RFC_3339 =
+            Pattern.compile("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})",
+                    Pattern.CASE_INSENSITIVE);
 
     private static final JsonMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
                     .streamReadConstraints(StreamReadConstraints.builder()
                             .maxNestingDepth(64)
-                            .maxNumberLength(100)
+                            .maxNumberLength(1000) // longer amounts are still read, and answered INVALID
                             .maxStringLength(2 * 1024 * 1024)
                             .maxDocumentLength(4L * 1024 * 1024)
                             .build())
@@ -162,15 +168,15 @@ public final class TransactionEventReader {
         }
         Instant occurredAt;
         try {
-            if (text.length() > MAX_TIMESTAMP_LENGTH) {
-                throw new DateTimeParseException("too long", "", 0);
+            if (text.length() > MAX_TIMESTAMP_LENGTH || !RFC_3339.matcher(text).matches()) {
+                throw new DateTimeParseException("not RFC 3339", "", 0);
             }
             // microseconds, as PostgreSQL keeps it: a replayed decision must echo the same instant
-            occurredAt = OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME)
+            occurredAt = OffsetDateTime.parse(text.toUpperCase(Locale.ROOT), DateTimeFormatter.ISO_OFFSET_DATE_TIME)
                     .toInstant()
                     .truncatedTo(ChronoUnit.MICROS);
         } catch (DateTimeParseException e) {
-            errors.add(new FieldError("occurred_at", "must be an RFC 3339 timestamp with an offset"));
+            errors.add(new FieldError("occurred_at", "must be an RFC 3339 timestamp, e.g. 2026-11-22T10:15:30Z"));
             return null;
         }
         if (occurredAt.isAfter(clock.instant().plus(maxClockSkew))) {
