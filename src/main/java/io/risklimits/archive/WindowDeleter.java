@@ -1,0 +1,132 @@
+package io.risklimits.archive;
+
+import jakarta.annotation.PreDestroy;
+import java.sql.SQLException;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Deletes (or, in a dry run, counts) the rows of one window [from, to) in both tables, with a fixed
+ * fan-out: one worker per slice of the key-hash space, each in its own short transactions under a
+ * statement timeout. Returns only when every worker is done with both tables.
+ */
+@Component
+class WindowDeleter {
+
+    private static final String AGG_ROWS = """
+            FROM risk_hourly_agg
+            WHERE bucket_ts >= :from AND bucket_ts < :to
+              AND key_hash BETWEEN :firstHash AND :lastHash
+            """;
+
+    private static final String LOG_ROWS = """
+            FROM risk_request_log
+            WHERE bucket_ts >= :from AND bucket_ts < :to
+              AND key_hash BETWEEN :firstHash AND :lastHash
+            """;
+
+    // INVALID events without a readable business key have no key hash; the first worker takes them
+    private static final String KEYLESS_LOG_ROWS = """
+            FROM risk_keyless_request_log
+            WHERE bucket_ts >= :from AND bucket_ts < :to
+            """;
+
+    private static final String SQLSTATE_QUERY_CANCELED = "57014";
+
+    private final JdbcClient jdbc;
+    private final TransactionTemplate transactions;
+    private final List<HashSlots.Slot> slots;
+    private final ExecutorService workers;
+    private final long statementTimeoutMillis;
+
+    WindowDeleter(JdbcClient jdbc, PlatformTransactionManager transactionManager, ArchiverProperties properties) {
+        this.jdbc = jdbc;
+        this.transactions = new TransactionTemplate(transactionManager);
+        this.slots = HashSlots.of(properties.workers());
+        this.workers = Executors.newFixedThreadPool(properties.workers());
+        this.statementTimeoutMillis = properties.statementTimeout().toMillis();
+    }
+
+    record Deleted(long aggRows, long logRows) {}
+
+    /** Thrown when a delete hit the statement timeout: the window is too large. */
+    static final class WindowTooLarge extends RuntimeException {
+        WindowTooLarge(Throwable cause) {
+            super("a delete exceeded the statement timeout", cause);
+        }
+    }
+
+    Deleted run(LocalDateTime from, LocalDateTime to, boolean dryRun) {
+        List<Future<Deleted>> done = new ArrayList<>(slots.size());
+        for (HashSlots.Slot slot : slots) {
+            done.add(workers.submit(() -> slot(slot, from, to, dryRun)));
+        }
+        long aggRows = 0;
+        long logRows = 0;
+        RuntimeException failure = null;
+        for (Future<Deleted> worker : done) {
+            try {
+                Deleted deleted = worker.get();
+                aggRows += deleted.aggRows();
+                logRows += deleted.logRows();
+            } catch (ExecutionException e) {
+                failure = failure != null ? failure : asRuntime(e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                failure = failure != null ? failure : new IllegalStateException("interrupted", e);
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        return new Deleted(aggRows, logRows);
+    }
+
+    private Deleted slot(HashSlots.Slot slot, LocalDateTime from, LocalDateTime to, boolean dryRun) {
+        long aggRows = rows(AGG_ROWS, slot, from, to, dryRun);
+        long logRows = rows(LOG_ROWS, slot, from, to, dryRun);
+        if (slot.index() == 0) {
+            logRows += rows(KEYLESS_LOG_ROWS, slot, from, to, dryRun);
+        }
+        return new Deleted(aggRows, logRows);
+    }
+
+    private long rows(String rowsOfWindow, HashSlots.Slot slot, LocalDateTime from, LocalDateTime to, boolean dryRun) {
+        Long rows = transactions.execute(status -> {
+            jdbc.sql("SELECT set_config('statement_timeout', :timeout, true)")
+                    .param("timeout", Long.toString(statementTimeoutMillis))
+                    .query(rs -> {});
+            JdbcClient.StatementSpec statement = jdbc.sql((dryRun ? "SELECT count(*) " : "DELETE ") + rowsOfWindow)
+                    .param("from", from)
+                    .param("to", to);
+            if (rowsOfWindow.contains(":firstHash")) {
+                statement = statement.param("firstHash", slot.first()).param("lastHash", slot.last());
+            }
+            return dryRun ? statement.query(Long.class).single() : (long) statement.update();
+        });
+        return rows == null ? 0 : rows;
+    }
+
+    private static RuntimeException asRuntime(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException sql && SQLSTATE_QUERY_CANCELED.equals(sql.getSQLState())) {
+                return new WindowTooLarge(failure);
+            }
+        }
+        return failure instanceof RuntimeException runtime ? runtime : new IllegalStateException(failure);
+    }
+
+    @PreDestroy
+    void stop() {
+        workers.shutdownNow();
+    }
+}
