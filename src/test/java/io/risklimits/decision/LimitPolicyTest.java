@@ -1,0 +1,97 @@
+package io.risklimits.decision;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.EnumMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class LimitPolicyTest {
+
+    private static final Limit MAX_1000_OR_5 = new Limit(1000L, 5L);
+
+    @ParameterizedTest
+    @EnumSource(Window.class)
+    void anAmountThatReachesTheLimitExactlyIsApproved(Window window) {
+        Outcome outcome = LimitPolicy.decide(400, usage(window, 600, 1), limits(window, MAX_1000_OR_5));
+
+        assertThat(outcome).isEqualTo(Outcome.approved());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Window.class)
+    void oneMinorUnitOverTheAmountLimitIsRejectedForThatWindow(Window window) {
+        Outcome outcome = LimitPolicy.decide(401, usage(window, 600, 1), limits(window, MAX_1000_OR_5));
+
+        assertThat(outcome).isEqualTo(Outcome.rejectedFor(window.amountExceeded()));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Window.class)
+    void theLastTransactionTheCountAllowsIsApprovedAndTheNextRejected(Window window) {
+        assertThat(LimitPolicy.decide(1, usage(window, 0, 4), limits(window, MAX_1000_OR_5)))
+                .isEqualTo(Outcome.approved());
+        assertThat(LimitPolicy.decide(1, usage(window, 0, 5), limits(window, MAX_1000_OR_5)))
+                .isEqualTo(Outcome.rejectedFor(window.countExceeded()));
+    }
+
+    @Test
+    void theFirstFailingLimitIsTheReasonShortestWindowAndAmountFirst() {
+        Map<Window, Limit> everyWindowFull = new EnumMap<>(Window.class);
+        for (Window window : Window.values()) {
+            everyWindowFull.put(window, new Limit(10L, 1L));
+        }
+        Usage everythingUsed = new Usage(Map.of(
+                Window.LAST_24_HOURS, new Tally(10, 1),
+                Window.LAST_7_DAYS, new Tally(10, 1),
+                Window.LAST_30_DAYS, new Tally(10, 1)));
+
+        assertThat(LimitPolicy.decide(5, everythingUsed, new Limits(everyWindowFull)).reason())
+                .isEqualTo(Reason.LIMIT_24H_AMOUNT);
+        assertThat(LimitPolicy.decide(5, usage(Window.LAST_30_DAYS, 0, 1), new Limits(everyWindowFull)).reason())
+                .isEqualTo(Reason.LIMIT_30D_COUNT);
+    }
+
+    @Test
+    void aWindowWithoutALimitIsUnlimited() {
+        Usage huge = new Usage(Map.of(
+                Window.LAST_24_HOURS, new Tally(Long.MAX_VALUE / 2, Integer.MAX_VALUE - 1L),
+                Window.LAST_7_DAYS, Tally.ZERO,
+                Window.LAST_30_DAYS, Tally.ZERO));
+
+        assertThat(LimitPolicy.decide(1_000_000_000_000_000L, huge, Limits.NONE)).isEqualTo(Outcome.approved());
+    }
+
+    @Test
+    void aZeroLimitRejectsEverything() {
+        assertThat(LimitPolicy.decide(1, Usage.NONE, limits(Window.LAST_7_DAYS, new Limit(0L, 100L))))
+                .isEqualTo(Outcome.rejectedFor(Reason.LIMIT_7D_AMOUNT));
+        assertThat(LimitPolicy.decide(1, Usage.NONE, limits(Window.LAST_7_DAYS, new Limit(100L, 0L))))
+                .isEqualTo(Outcome.rejectedFor(Reason.LIMIT_7D_COUNT));
+    }
+
+    @Test
+    void usageNearTheLargestLongCannotOverflowIntoAnApproval() {
+        Limit maxLong = new Limit(Long.MAX_VALUE, null);
+        Usage almostFull = usage(Window.LAST_24_HOURS, Long.MAX_VALUE - 10, 1);
+
+        assertThat(LimitPolicy.decide(10, almostFull, limits(Window.LAST_24_HOURS, maxLong)))
+                .isEqualTo(Outcome.approved());
+        assertThat(LimitPolicy.decide(11, almostFull, limits(Window.LAST_24_HOURS, maxLong)))
+                .isEqualTo(Outcome.rejectedFor(Reason.LIMIT_24H_AMOUNT));
+    }
+
+    private static Usage usage(Window window, long amount, long count) {
+        Map<Window, Tally> byWindow = new EnumMap<>(Window.class);
+        for (Window each : Window.values()) {
+            byWindow.put(each, each == window ? new Tally(amount, count) : Tally.ZERO);
+        }
+        return new Usage(byWindow);
+    }
+
+    private static Limits limits(Window window, Limit limit) {
+        return new Limits(Map.of(window, limit));
+    }
+}

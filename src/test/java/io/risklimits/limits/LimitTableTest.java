@@ -1,0 +1,75 @@
+package io.risklimits.limits;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.risklimits.decision.BusinessKey;
+import io.risklimits.decision.Direction;
+import io.risklimits.decision.Limit;
+import io.risklimits.decision.Window;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class LimitTableTest {
+
+    private static final UUID ENTITY = UUID.fromString("6f1c1a9e-3d2b-4c1e-9a47-2b5f0c7d8e11");
+    private static final BusinessKey CARD_OUT = new BusinessKey(ENTITY, "CARD", Direction.OUT);
+
+    private static final LimitRow DEFAULT_24H = new LimitRow("*", "*", null, Window.LAST_24_HOURS, 1_000_000, 100);
+    private static final LimitRow DEFAULT_7D = new LimitRow("*", "*", null, Window.LAST_7_DAYS, 5_000_000, 500);
+
+    @Test
+    void theDefaultsApplyWhenNothingMoreSpecificMatches() {
+        LimitTable table = new LimitTable(List.of(DEFAULT_24H, DEFAULT_7D));
+
+        assertThat(table.limitsFor(CARD_OUT).of(Window.LAST_24_HOURS)).isEqualTo(new Limit(1_000_000L, 100L));
+    }
+
+    @Test
+    void aWindowWithNoRowAtAllIsUnlimited() {
+        LimitTable table = new LimitTable(List.of(DEFAULT_24H, DEFAULT_7D));
+
+        assertThat(table.limitsFor(CARD_OUT).of(Window.LAST_30_DAYS)).isEqualTo(Limit.UNLIMITED);
+    }
+
+    @Test
+    void channelAndDirectionBeatTheDefaultsAndTheEntityBeatsBoth() {
+        LimitTable table = new LimitTable(List.of(
+                DEFAULT_24H,
+                new LimitRow("CARD", "OUT", null, Window.LAST_24_HOURS, 50_000, 20),
+                new LimitRow("CARD", "OUT", ENTITY, Window.LAST_24_HOURS, 3_000, 5)));
+
+        assertThat(table.limitsFor(CARD_OUT).of(Window.LAST_24_HOURS)).isEqualTo(new Limit(3_000L, 5L));
+        BusinessKey otherEntity = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+        assertThat(table.limitsFor(otherEntity).of(Window.LAST_24_HOURS)).isEqualTo(new Limit(50_000L, 20L));
+        BusinessKey otherChannel = new BusinessKey(UUID.randomUUID(), "ACH", Direction.OUT);
+        assertThat(table.limitsFor(otherChannel).of(Window.LAST_24_HOURS)).isEqualTo(new Limit(1_000_000L, 100L));
+    }
+
+    @Test
+    void anOverrideOfOneWindowLeavesTheOthersToTheGeneralRows() {
+        LimitTable table = new LimitTable(List.of(
+                DEFAULT_24H, DEFAULT_7D, new LimitRow("*", "*", ENTITY, Window.LAST_24_HOURS, 10, 1)));
+
+        assertThat(table.limitsFor(CARD_OUT).of(Window.LAST_24_HOURS)).isEqualTo(new Limit(10L, 1L));
+        assertThat(table.limitsFor(CARD_OUT).of(Window.LAST_7_DAYS)).isEqualTo(new Limit(5_000_000L, 500L));
+    }
+
+    @Test
+    void aChannelRowBeatsADirectionRow() {
+        LimitTable table = new LimitTable(List.of(
+                new LimitRow("*", "OUT", null, Window.LAST_24_HOURS, 1, 1),
+                new LimitRow("CARD", "*", null, Window.LAST_24_HOURS, 2, 2)));
+
+        assertThat(table.limitsFor(CARD_OUT).of(Window.LAST_24_HOURS)).isEqualTo(new Limit(2L, 2L));
+    }
+
+    @Test
+    void rowsOfAnotherDirectionOrChannelDoNotApply() {
+        LimitTable table = new LimitTable(List.of(
+                new LimitRow("CARD", "IN", ENTITY, Window.LAST_24_HOURS, 1, 1),
+                new LimitRow("WIRE", "OUT", ENTITY, Window.LAST_24_HOURS, 2, 2)));
+
+        assertThat(table.limitsFor(CARD_OUT).of(Window.LAST_24_HOURS)).isEqualTo(Limit.UNLIMITED);
+    }
+}
