@@ -110,6 +110,11 @@ public final class TestInfrastructure {
         return bootstrapServers;
     }
 
+    /** Which infrastructure this is, for reports. */
+    public String description() {
+        return description;
+    }
+
     public DataSource dataSource() {
         return new DriverManagerDataSource(jdbcUrl, username, password);
     }

@@ -1,0 +1,159 @@
+package io.risklimits.bench;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The benchmark's rows: limits for its channel, history for its keys, and the reset between runs.
+ * History is bulk-loaded with its running totals computed in the statement, the V2 triggers
+ * disabled meanwhile (nothing else writes during the load).
+ */
+final class BenchmarkDatabase {
+
+    private static final String INSERT_LIMIT = """
+            INSERT INTO risk_limit (channel, direction, entity_id, window_name, max_amount, max_count)
+            VALUES (?, '*', ?::uuid, ?, ?, ?)
+            """;
+
+    // One row per key and hour. Between 1 and 3 transactions an hour of 500 .. 2,000 each, varying by
+    // key and hour. The running totals are computed here, set-based, with the V2 triggers disabled
+    // for the load: row by row they cost a lookup and a trigger call per bucket (an hour for 7 million).
+    private static final String INSERT_HISTORY = """
+            INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count,
+                                         running_amount, running_count)
+            SELECT entity_id, ?, direction_code, bucket_ts, sum_amount, tx_count,
+                   sum(sum_amount) OVER key_history, sum(tx_count) OVER key_history
+            FROM (SELECT business_key.entity_id, business_key.direction_code,
+                         ?::timestamp - make_interval(hours => age) AS bucket_ts,
+                         bucket.tx_count * (500 + (business_key.ordinal * 37 + age * 11) % 1500) AS sum_amount,
+                         bucket.tx_count
+                  FROM unnest(?::uuid[], ?::text[]) WITH ORDINALITY AS business_key(entity_id, direction_code, ordinal)
+                  CROSS JOIN LATERAL generate_series(?::integer, 1, -1) AS age
+                  CROSS JOIN LATERAL (SELECT (1 + (business_key.ordinal + age) % 3)::integer AS tx_count) AS bucket
+                 ) AS history
+            WINDOW key_history AS (PARTITION BY entity_id, direction_code ORDER BY bucket_ts)
+            """;
+
+    // Everything the runs wrote: the buckets from the hour of the load on (history ends before it).
+    private static final String DELETE_RUN_BUCKETS = """
+            DELETE FROM risk_hourly_agg
+            WHERE entity_id = ANY (?::uuid[]) AND channel_code = ? AND bucket_ts >= ?::timestamp
+            """;
+
+    private static final int KEYS_PER_STATEMENT = 500;
+
+    private final DataSource dataSource;
+    private final JdbcTemplate jdbc;
+    private final Instant loadHour = Instant.now().truncatedTo(ChronoUnit.HOURS);
+
+    BenchmarkDatabase(DataSource dataSource) {
+        this.dataSource = dataSource;
+        this.jdbc = new JdbcTemplate(dataSource);
+    }
+
+    /** Applies to sessions opened after this, which includes every pool the service opens. */
+    void setSynchronousCommit(String value) {
+        jdbc.execute("ALTER ROLE CURRENT_USER SET synchronous_commit = '" + value.replace("'", "") + "'");
+    }
+
+    String describeServer() {
+        String version = jdbc.queryForObject("SHOW server_version", String.class);
+        String sharedBuffers = jdbc.queryForObject("SHOW shared_buffers", String.class);
+        String synchronousCommit = jdbc.queryForObject("SHOW synchronous_commit", String.class);
+        return "PostgreSQL " + version + ", shared_buffers " + sharedBuffers + ", synchronous_commit " + synchronousCommit;
+    }
+
+    /**
+     * Limits of the benchmark's channel, far above what history plus a run add to a key (history
+     * is about 1,440 transactions and 1.8 million in 30 days), so decisions are approvals.
+     */
+    void insertChannelLimits() {
+        jdbc.update("DELETE FROM risk_limit WHERE channel = ?", BenchmarkKeys.CHANNEL);
+        insertLimits(null, 50_000_000L, 5_000L, 200_000_000L, 20_000L, 500_000_000L, 50_000L);
+    }
+
+    /** The hot key takes half of a run, far beyond a normal key's limits: it gets its own. */
+    void raiseLimitsOf(UUID hotEntityId) {
+        long amount = 1_000_000_000_000L;
+        long count = 100_000_000L;
+        insertLimits(hotEntityId.toString(), amount, count, amount, count, amount, count);
+    }
+
+    private void insertLimits(String entityId, long amount24h, long count24h, long amount7d, long count7d,
+            long amount30d, long count30d) {
+        jdbc.update(INSERT_LIMIT, BenchmarkKeys.CHANNEL, entityId, "24h", amount24h, count24h);
+        jdbc.update(INSERT_LIMIT, BenchmarkKeys.CHANNEL, entityId, "7d", amount7d, count7d);
+        jdbc.update(INSERT_LIMIT, BenchmarkKeys.CHANNEL, entityId, "30d", amount30d, count30d);
+    }
+
+    /** Hourly buckets for the historyDays before the current hour, for every key; returns the rows written. */
+    long loadHistory(BenchmarkKeys keys, int historyDays) {
+        int hours = historyDays * 24;
+        try (Connection connection = dataSource.getConnection();
+                Statement triggers = connection.createStatement();
+                PreparedStatement insert = connection.prepareStatement(INSERT_HISTORY)) {
+            triggers.execute("ALTER TABLE risk_hourly_agg DISABLE TRIGGER USER");
+            long rows = 0;
+            for (int from = 0; from < keys.size(); from += KEYS_PER_STATEMENT) {
+                int to = Math.min(keys.size(), from + KEYS_PER_STATEMENT);
+                insert.setString(1, BenchmarkKeys.CHANNEL);
+                insert.setObject(2, utc(loadHour));
+                insert.setArray(3, uuidArray(connection, keys.entityIds().subList(from, to)));
+                insert.setArray(4, connection.createArrayOf("text", keys.directions().subList(from, to).toArray()));
+                insert.setInt(5, hours);
+                rows += insert.executeUpdate();
+            }
+            triggers.execute("ALTER TABLE risk_hourly_agg ENABLE TRIGGER USER");
+            return rows;
+        } catch (SQLException e) {
+            throw new IllegalStateException("Loading history failed", e);
+        }
+    }
+
+    /** Removes what a run added to these keys, so the next run starts from the same history. */
+    void resetRunBuckets(BenchmarkKeys keys) {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement delete = connection.prepareStatement(DELETE_RUN_BUCKETS)) {
+            delete.setArray(1, uuidArray(connection, keys.entityIds()));
+            delete.setString(2, BenchmarkKeys.CHANNEL);
+            delete.setObject(3, utc(loadHour));
+            delete.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException("Resetting the run's buckets failed", e);
+        }
+    }
+
+    /**
+     * Vacuum, statistics and a checkpoint, so that no run pays for the writes of the one before it
+     * (autovacuum after a bulk load, dirty pages flushed in the middle of a measurement).
+     */
+    void settle() {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            connection.setAutoCommit(true);
+            statement.execute("VACUUM (ANALYZE) risk_hourly_agg");
+            statement.execute("VACUUM (ANALYZE) risk_request_log");
+            statement.execute("CHECKPOINT");
+        } catch (SQLException e) {
+            throw new IllegalStateException("Settling the database failed", e);
+        }
+    }
+
+    private static Array uuidArray(Connection connection, List<UUID> ids) throws SQLException {
+        return connection.createArrayOf("uuid", ids.toArray());
+    }
+
+    private static LocalDateTime utc(Instant instant) {
+        return LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
+    }
+}

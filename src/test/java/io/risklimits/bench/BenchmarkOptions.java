@@ -1,0 +1,61 @@
+package io.risklimits.bench;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * What one benchmark run does, from -Dbench.* system properties (Maven passes -D options on to the
+ * forked test JVM). The defaults keep a run with both modes under about ten minutes on two cores.
+ *
+ * @param events events per throughput measurement (one per mode and scenario)
+ * @param keys business keys per key set; the hot-key scenario puts half its events on one of them
+ * @param modes values of risk.decider.mode to compare, the baseline first
+ * @param scenarios names of the scenarios to run, see {@link Scenario}
+ * @param concurrency risk.decider.concurrency of the service under test
+ * @param partitions partitions of the transactions and decisions topics
+ * @param latencyLoadShare the latency phase produces at this share of the throughput just measured
+ * @param latencyDuration how long the latency phase produces
+ * @param synchronousCommit PostgreSQL's synchronous_commit for every session (the embedded server turns it off)
+ * @param phaseTimeout longest wait for the decisions of one phase
+ * @param seed seed of the fixed event stream, the same for every mode
+ * @param resultsFile where the JSON results go
+ * @param chartFile where the SVG chart goes
+ */
+record BenchmarkOptions(
+        int events,
+        int keys,
+        List<String> modes,
+        List<String> scenarios,
+        int concurrency,
+        int partitions,
+        double latencyLoadShare,
+        Duration latencyDuration,
+        String synchronousCommit,
+        Duration phaseTimeout,
+        long seed,
+        Path resultsFile,
+        Path chartFile) {
+
+    static BenchmarkOptions fromSystemProperties() {
+        return new BenchmarkOptions(
+                Integer.getInteger("bench.events", 20_000),
+                Integer.getInteger("bench.keys", 10_000),
+                list(System.getProperty("bench.modes", "per-event,batched")),
+                list(System.getProperty("bench.scenarios", String.join(",", Scenario.NAMES))),
+                Integer.getInteger("bench.concurrency", 2),
+                Integer.getInteger("bench.partitions", 12),
+                Double.parseDouble(System.getProperty("bench.latency-load-share", "0.5")),
+                Duration.ofSeconds(Long.getLong("bench.latency-seconds", 15)),
+                System.getProperty("bench.synchronous-commit", "on"),
+                Duration.ofMinutes(Long.getLong("bench.timeout-minutes", 10)),
+                Long.getLong("bench.seed", 20261123L),
+                Path.of(System.getProperty("bench.results", "target/benchmark/results.json")),
+                Path.of(System.getProperty("bench.chart", "docs/benchmark.svg")));
+    }
+
+    private static List<String> list(String commaSeparated) {
+        return Arrays.stream(commaSeparated.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    }
+}

@@ -1,0 +1,101 @@
+package io.risklimits.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * All runs of one benchmark and the comparisons drawn from them: each mode against the baseline
+ * (the first mode) per scenario, and each mode's throughput with 30 days of history against 1 day.
+ */
+record BenchmarkReport(
+        Map<String, Object> environment,
+        Map<String, Object> settings,
+        List<RunResult> runs,
+        List<ModeRatio> modeRatios,
+        List<HistoryRatio> historyRatios,
+        Double headlineRatio) {
+
+    /** mode / baseline in one scenario: above 1 means more decisions per second. */
+    record ModeRatio(String scenario, String mode, String baseline, double throughputRatio, double p99LatencyRatio) {}
+
+    /** Throughput with 30 days of history / with 1 day: about 1 means cost does not grow with history. */
+    record HistoryRatio(String mode, double throughputRatio) {}
+
+    static BenchmarkReport of(
+            Map<String, Object> environment, Map<String, Object> settings, List<String> modes, List<RunResult> runs) {
+        List<ModeRatio> modeRatios = new ArrayList<>();
+        String baseline = modes.get(0);
+        for (String scenario : scenariosIn(runs)) {
+            Optional<RunResult> base = find(runs, scenario, baseline);
+            for (String mode : modes.subList(1, modes.size())) {
+                Optional<RunResult> other = find(runs, scenario, mode);
+                if (base.isPresent() && other.isPresent()) {
+                    modeRatios.add(new ModeRatio(scenario, mode, baseline,
+                            other.get().throughput().decisionsPerSecond() / base.get().throughput().decisionsPerSecond(),
+                            (double) other.get().latency().p99Millis() / Math.max(1, base.get().latency().p99Millis())));
+                }
+            }
+        }
+        List<HistoryRatio> historyRatios = new ArrayList<>();
+        for (String mode : modes) {
+            Optional<RunResult> deep = find(runs, Scenario.UNIFORM.name(), mode);
+            Optional<RunResult> shallow = find(runs, Scenario.SHALLOW_HISTORY.name(), mode);
+            if (deep.isPresent() && shallow.isPresent()) {
+                historyRatios.add(new HistoryRatio(mode,
+                        deep.get().throughput().decisionsPerSecond() / shallow.get().throughput().decisionsPerSecond()));
+            }
+        }
+        Double headline = modeRatios.stream()
+                .filter(ratio -> ratio.scenario().equals(Scenario.UNIFORM.name()))
+                .map(ModeRatio::throughputRatio)
+                .findFirst()
+                .orElse(null);
+        return new BenchmarkReport(environment, settings, runs, modeRatios, historyRatios, headline);
+    }
+
+    String table() {
+        StringBuilder text = new StringBuilder();
+        text.append(String.format("%-12s %-10s %6s %8s %12s %12s %9s %7s %7s %7s %9s%n",
+                "scenario", "mode", "keys", "history", "decisions/s", "incl.start", "rate", "p50 ms", "p99 ms",
+                "p999 ms", "approved"));
+        for (RunResult run : runs) {
+            text.append(String.format("%-12s %-10s %6d %7dh %12.0f %12.0f %9.0f %7d %7d %7d %8.1f%%%n",
+                    run.scenario(), run.mode(), run.keys(), run.historyRowsPerKey(),
+                    run.throughput().decisionsPerSecond(), run.throughput().withStartupDecisionsPerSecond(),
+                    run.latency().targetEventsPerSecond(), run.latency().p50Millis(), run.latency().p99Millis(),
+                    run.latency().p999Millis(), 100 * run.throughput().approvedShare()));
+        }
+        for (ModeRatio ratio : modeRatios) {
+            text.append(String.format("%s / %s, %s: throughput x%.2f, p99 latency x%.2f%n",
+                    ratio.mode(), ratio.baseline(), ratio.scenario(), ratio.throughputRatio(), ratio.p99LatencyRatio()));
+        }
+        for (HistoryRatio ratio : historyRatios) {
+            text.append(String.format("%s: throughput with 30 days of history / with 1 day = %.2f%n",
+                    ratio.mode(), ratio.throughputRatio()));
+        }
+        if (headlineRatio != null) {
+            text.append(String.format("HEADLINE: %s decides x%.2f as many events per second as %s (uniform, 30 days)%n",
+                    modeRatios.get(0).mode(), headlineRatio, modeRatios.get(0).baseline()));
+        }
+        return text.toString();
+    }
+
+    static Map<String, Object> map(Object... keysAndValues) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            map.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return map;
+    }
+
+    private static List<String> scenariosIn(List<RunResult> runs) {
+        return runs.stream().map(RunResult::scenario).distinct().toList();
+    }
+
+    private static Optional<RunResult> find(List<RunResult> runs, String scenario, String mode) {
+        return runs.stream().filter(run -> run.scenario().equals(scenario) && run.mode().equals(mode)).findFirst();
+    }
+}

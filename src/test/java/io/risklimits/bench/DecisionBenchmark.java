@@ -1,0 +1,220 @@
+package io.risklimits.bench;
+
+import io.risklimits.support.RunningService;
+import io.risklimits.support.TestInfrastructure;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+/**
+ * End-to-end decisions per second and latency of the real service, per decider mode and scenario,
+ * on the test infrastructure. Not part of the test suite (it is neither *Test nor *IT): run it with
+ * {@code ./mvnw -B verify -Pbenchmark}; options are -Dbench.* (see {@link BenchmarkOptions}).
+ *
+ * <p>Per mode and scenario, on fresh topics with a fresh consumer group:
+ * <ol>
+ *   <li>throughput: the events are produced first, then the service starts; decisions per second
+ *       is counted from the first decision appended to the last (start-up excluded; the figure
+ *       from the start request on is reported too);
+ *   <li>latency: with the same service, events at a fixed rate of half that throughput;
+ *       latency = decision appended (LogAppendTime) - event scheduled.
+ * </ol>
+ * Between runs the buckets a run wrote are deleted, so every run starts from the same history.
+ */
+class DecisionBenchmark {
+
+    private static final int WARMUP_KEYS = 1_000;
+
+    private final BenchmarkOptions options = BenchmarkOptions.fromSystemProperties();
+    private final TestInfrastructure infrastructure = TestInfrastructure.get();
+    private final BenchmarkDatabase database = new BenchmarkDatabase(infrastructure.dataSource());
+
+    @Test
+    void decisionsPerSecondAndLatency() {
+        long startedNanos = System.nanoTime();
+        database.setSynchronousCommit(options.synchronousCommit());
+        database.insertChannelLimits();
+        List<Scenario> scenarios = options.scenarios().stream().map(Scenario::named).toList();
+        Map<Integer, BenchmarkKeys> keysByHistoryDays = loadHistory(scenarios);
+        BenchmarkKeys warmupKeys = load(BenchmarkKeys.random(WARMUP_KEYS), 1);
+        database.settle();
+
+        List<RunResult> runs = new ArrayList<>();
+        try (BenchmarkKafka kafka = new BenchmarkKafka(infrastructure.bootstrapServers(), options.partitions());
+                LoadDriver driver = new LoadDriver(infrastructure.bootstrapServers())) {
+            DecisionLog decisions = new DecisionLog(infrastructure.bootstrapServers());
+            BenchmarkRunner runner = new BenchmarkRunner(options, kafka, driver, decisions);
+            for (String mode : options.modes()) {
+                // the JVM runs the service too: its code is compiled hot before anything is measured
+                runner.warmUp(mode, warmupKeys, Math.max(1_000, options.events() / 5));
+                resetAfter(warmupKeys);
+            }
+            for (Scenario scenario : scenarios) {
+                BenchmarkKeys keys = keysByHistoryDays.get(scenario.historyDays());
+                for (String mode : options.modes()) {
+                    RunResult run = runner.run(scenario, mode, keys, options.events());
+                    System.out.printf("Benchmark: %s %s: %.0f decisions/s; at %.0f events/s p50 %d ms, p99 %d ms,"
+                                    + " p999 %d ms%n", scenario.name(), mode, run.throughput().decisionsPerSecond(),
+                            run.latency().targetEventsPerSecond(), run.latency().p50Millis(),
+                            run.latency().p99Millis(), run.latency().p999Millis());
+                    runs.add(run);
+                    resetAfter(keys);
+                }
+            }
+        }
+        report(runs, (System.nanoTime() - startedNanos) / 1e9);
+    }
+
+    /** One key set per history depth, loaded once; runs share it and are reset in between. */
+    private Map<Integer, BenchmarkKeys> loadHistory(List<Scenario> scenarios) {
+        Map<Integer, BenchmarkKeys> keysByHistoryDays = new HashMap<>();
+        for (Scenario scenario : scenarios) {
+            keysByHistoryDays.computeIfAbsent(scenario.historyDays(),
+                    days -> load(BenchmarkKeys.random(options.keys()), days));
+            if (scenario.hasHotKey()) {
+                database.raiseLimitsOf(keysByHistoryDays.get(scenario.historyDays()).entityId(0));
+            }
+        }
+        return keysByHistoryDays;
+    }
+
+    private BenchmarkKeys load(BenchmarkKeys keys, int historyDays) {
+        long startedNanos = System.nanoTime();
+        long rows = database.loadHistory(keys, historyDays);
+        double seconds = (System.nanoTime() - startedNanos) / 1e9;
+        System.out.printf("Benchmark: history of %d days for %d keys: %d buckets in %.1f s (%.0f rows/s)%n",
+                historyDays, keys.size(), rows, seconds, rows / seconds);
+        return keys;
+    }
+
+    private void resetAfter(BenchmarkKeys keys) {
+        database.resetRunBuckets(keys);
+        database.settle();
+    }
+
+    private void report(List<RunResult> runs, double seconds) {
+        String server = database.describeServer();
+        Map<String, Object> environment = BenchmarkReport.map(
+                "finished_at", Instant.now().toString(),
+                "available_processors", Runtime.getRuntime().availableProcessors(),
+                "java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"),
+                "os", System.getProperty("os.name") + " " + System.getProperty("os.arch"),
+                "infrastructure", infrastructure.description(),
+                "database", server,
+                "duration_seconds", Math.round(seconds));
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("events", options.events());
+        settings.put("keys", options.keys());
+        settings.put("modes", options.modes());
+        settings.put("scenarios", options.scenarios());
+        settings.put("concurrency", options.concurrency());
+        settings.put("partitions", options.partitions());
+        settings.put("latency_load_share", options.latencyLoadShare());
+        settings.put("latency_seconds", options.latencyDuration().toSeconds());
+        settings.put("synchronous_commit", options.synchronousCommit());
+        settings.put("seed", options.seed());
+        BenchmarkReport report = BenchmarkReport.of(environment, settings, options.modes(), runs);
+
+        System.out.println();
+        System.out.print(report.table());
+        ResultsWriter.write(report, options.resultsFile());
+        String subtitle = String.format("%d events per run, %d keys, concurrency %d, %d partitions; %d cores, %s",
+                options.events(), options.keys(), options.concurrency(), options.partitions(),
+                Runtime.getRuntime().availableProcessors(), server);
+        ResultsWriter.write(options.chartFile(), SvgChart.render(report, subtitle));
+        System.out.printf("Benchmark: results in %s, chart in %s; %.0f s in all%n",
+                options.resultsFile(), options.chartFile(), seconds);
+    }
+
+    /** The two phases of one mode in one scenario. */
+    private record BenchmarkRunner(
+            BenchmarkOptions options, BenchmarkKafka kafka, LoadDriver driver, DecisionLog decisions) {
+
+        RunResult run(Scenario scenario, String mode, BenchmarkKeys keys, int events) {
+            RunningService.Topics topics = RunningService.Topics.unique();
+            kafka.createTopics(topics);
+            EventStream stream = new EventStream(scenario, keys, options.seed());
+            Set<String> produced = driver.produceAll(topics.transactions(), stream, events);
+            long startRequestedMillis = System.currentTimeMillis();
+            try (RunningService service = RunningService.start(topics, overrides(mode))) {
+                RunResult.Throughput throughput = throughput(topics, produced, startRequestedMillis);
+                RunResult.Latency latency = latency(
+                        topics, stream, throughput.decisionsPerSecond() * options.latencyLoadShare());
+                return new RunResult(scenario.name(), mode, keys.size(), scenario.historyDays() * 24,
+                        scenario.hotKeyShare(), throughput, latency);
+            }
+        }
+
+        /** A throughput phase whose figures are thrown away. */
+        void warmUp(String mode, BenchmarkKeys keys, int events) {
+            RunningService.Topics topics = RunningService.Topics.unique();
+            kafka.createTopics(topics);
+            EventStream stream = new EventStream(Scenario.SHALLOW_HISTORY, keys, options.seed());
+            Set<String> produced = driver.produceAll(topics.transactions(), stream, events);
+            try (RunningService service = RunningService.start(topics, overrides(mode))) {
+                throughput(topics, produced, System.currentTimeMillis());
+            }
+        }
+
+        /** The produced events are on the topic before the service starts; it decides them as fast as it can. */
+        private RunResult.Throughput throughput(
+                RunningService.Topics topics, Set<String> produced, long startRequestedMillis) {
+            Map<TopicPartition, Long> start = kafka.startOffsets(topics.decisions());
+            kafka.awaitRecords(topics.decisions(), start, produced.size(), options.phaseTimeout());
+            Collection<DecisionLog.Appended> decided =
+                    decisions.read(start, produced, options.phaseTimeout()).values();
+            long first = decided.stream().mapToLong(DecisionLog.Appended::appendedMillis).min().orElseThrow();
+            long last = decided.stream().mapToLong(DecisionLog.Appended::appendedMillis).max().orElseThrow();
+            int count = decided.size();
+            return new RunResult.Throughput(
+                    count,
+                    (count - 1) * 1000.0 / Math.max(1, last - first),
+                    last - first,
+                    count * 1000.0 / Math.max(1, last - startRequestedMillis),
+                    approvedShare(decided));
+        }
+
+        /** Events at a fixed rate to the running service, for the configured duration. */
+        private RunResult.Latency latency(RunningService.Topics topics, EventStream stream, double rate) {
+            int events = (int) Math.max(1, Math.round(rate * options.latencyDuration().toSeconds()));
+            Map<TopicPartition, Long> before = kafka.endOffsets(topics.decisions());
+            Map<String, Long> scheduled = driver.produceAtRate(topics.transactions(), stream, events, rate);
+            kafka.awaitRecords(topics.decisions(), before, events, options.phaseTimeout());
+            Map<String, DecisionLog.Appended> decided = decisions.read(before, scheduled.keySet(), options.phaseTimeout());
+            long[] millis = decided.entrySet().stream()
+                    .mapToLong(entry -> entry.getValue().appendedMillis() - scheduled.get(entry.getKey()))
+                    .toArray();
+            Latencies latencies = new Latencies(millis);
+            return new RunResult.Latency(
+                    rate,
+                    millis.length,
+                    latencies.percentileMillis(0.50),
+                    latencies.percentileMillis(0.99),
+                    latencies.percentileMillis(0.999),
+                    latencies.maxMillis(),
+                    approvedShare(decided.values()));
+        }
+
+        private Map<String, Object> overrides(String mode) {
+            return Map.of(
+                    "risk.decider.mode", mode,
+                    "risk.decider.concurrency", options.concurrency(),
+                    "risk.topics.partitions", options.partitions(),
+                    "risk.roles", "decider");
+        }
+
+        private static double approvedShare(Collection<DecisionLog.Appended> decided) {
+            Map<Boolean, Long> byVerdict = decided.stream()
+                    .collect(Collectors.partitioningBy(DecisionLog.Appended::approved, Collectors.counting()));
+            return (double) byVerdict.get(true) / decided.size();
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package io.risklimits.bench;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/** Produces a scenario's events to the transactions topic: all at once, or at a fixed rate. */
+final class LoadDriver implements AutoCloseable {
+
+    private final KafkaProducer<byte[], byte[]> producer;
+
+    LoadDriver(String bootstrapServers) {
+        this.producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ProducerConfig.ACKS_CONFIG, "all",
+                // no batching delay: at a fixed rate an event should be appended when it is sent
+                ProducerConfig.LINGER_MS_CONFIG, 0,
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
+    }
+
+    /** Sends count events, waits until the broker has them all and returns their dedupe ids. */
+    Set<String> produceAll(String topic, EventStream stream, int count) {
+        Set<String> dedupeIds = new HashSet<>(count * 2);
+        for (int i = 0; i < count; i++) {
+            EventStream.Event event = stream.next();
+            dedupeIds.add(event.dedupeId());
+            producer.send(new ProducerRecord<>(topic, event.recordKey(), event.payload()));
+        }
+        producer.flush();
+        return dedupeIds;
+    }
+
+    /**
+     * Sends count events on a fixed schedule (open loop). Each record's timestamp is its scheduled
+     * time, not the time it was actually sent: if the sender falls behind, the delay counts as
+     * latency instead of being hidden (coordinated omission). Returns dedupe id -> scheduled millis.
+     */
+    Map<String, Long> produceAtRate(String topic, EventStream stream, int count, double eventsPerSecond) {
+        Map<String, Long> scheduledMillis = new HashMap<>(count * 2);
+        long startNanos = System.nanoTime();
+        long startMillis = System.currentTimeMillis();
+        double intervalNanos = TimeUnit.SECONDS.toNanos(1) / eventsPerSecond;
+        for (int i = 0; i < count; i++) {
+            long offsetNanos = (long) (i * intervalNanos);
+            long waitNanos = startNanos + offsetNanos - System.nanoTime();
+            if (waitNanos > 0) {
+                LockSupport.parkNanos(waitNanos);
+            }
+            long scheduled = startMillis + TimeUnit.NANOSECONDS.toMillis(offsetNanos);
+            EventStream.Event event = stream.next();
+            scheduledMillis.put(event.dedupeId(), scheduled);
+            producer.send(new ProducerRecord<>(topic, null, scheduled, event.recordKey(), event.payload()));
+        }
+        producer.flush();
+        return scheduledMillis;
+    }
+
+    @Override
+    public void close() {
+        producer.close();
+    }
+}
