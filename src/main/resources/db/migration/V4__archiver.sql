@@ -7,7 +7,7 @@ CREATE INDEX risk_hourly_agg_archive_idx ON risk_hourly_agg (bucket_ts, key_hash
 DROP INDEX risk_request_log_bucket_idx;
 CREATE INDEX risk_request_log_archive_idx ON risk_request_log (bucket_ts, key_hash);
 
-CREATE INDEX risk_keyless_request_log_archive_idx ON risk_keyless_request_log (bucket_ts);
+-- risk_keyless_request_log already has its (bucket_ts) index from V1
 
 -- How far retention deletes have gone: every row with bucket_ts < cursor_ts is deleted in both tables.
 -- It moves only after both tables are done for a window. One row at most.

@@ -20,11 +20,16 @@ public final class DecisionSchema {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final JsonSchema DECISION = load("decision.schema.json");
     private static final JsonSchema TRANSACTION_EVENT = load("transaction-event.schema.json");
+    private static final JsonSchema ARCHIVE_RESULT = load("archive-result.schema.json");
 
     private DecisionSchema() {}
 
     public static void assertValidDecision(byte[] message) {
         assertValid(DECISION, message);
+    }
+
+    public static void assertValidArchiveResult(byte[] message) {
+        assertValid(ARCHIVE_RESULT, message);
     }
 
     public static void assertValidEvent(byte[] message) {

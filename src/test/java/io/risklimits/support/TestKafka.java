@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -14,6 +15,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -21,6 +23,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.awaitility.Awaitility;
@@ -56,14 +59,15 @@ public final class TestKafka {
     public static void awaitLeaders(Collection<String> topics) {
         try (Admin admin = Admin.create(Map.of(
                 AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestInfrastructure.get().bootstrapServers()))) {
-            Awaitility.await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> admin
-                    .describeTopics(topics)
-                    .allTopicNames()
-                    .get()
-                    .values()
-                    .stream()
-                    .flatMap(topic -> topic.partitions().stream())
-                    .allMatch(partition -> partition.leader() != null && !partition.leader().isEmpty()));
+            Awaitility.await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
+                Map<TopicPartition, OffsetSpec> partitions = new HashMap<>();
+                admin.describeTopics(topics).allTopicNames().get().values().forEach(topic -> topic.partitions()
+                        .forEach(partition -> partitions.put(
+                                new TopicPartition(topic.name(), partition.partition()), OffsetSpec.latest())));
+                // answered by each partition's leader itself, which the metadata can announce a little early
+                admin.listOffsets(partitions).all().get();
+                return true;
+            });
         }
     }
 
@@ -97,6 +101,28 @@ public final class TestKafka {
             Awaitility.await().atMost(timeout).pollInterval(Duration.ZERO).until(() -> {
                 consumer.poll(Duration.ofMillis(200)).forEach(records::add);
                 return done.test(records);
+            });
+        }
+        return records;
+    }
+
+    /** Everything on the topic now: reads from the beginning up to the end offsets taken at the start. */
+    public static List<ConsumerRecord<byte[], byte[]>> readAvailable(String topic) {
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestInfrastructure.get().bootstrapServers(),
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class))) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(info -> new TopicPartition(topic, info.partition()))
+                    .toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ZERO).until(() -> {
+                consumer.poll(Duration.ofMillis(100)).forEach(records::add);
+                return partitions.stream().allMatch(partition -> consumer.position(partition) >= end.get(partition));
             });
         }
         return records;
