@@ -42,7 +42,8 @@ class ArchiveCommandListener {
             concurrency = "1",
             properties = "max.poll.interval.ms=3600000",
             containerFactory = "archiverContainerFactory")
-    void onCommand(ConsumerRecord<byte[], byte[]> record) throws ExecutionException, InterruptedException, TimeoutException {
+    void onCommand(ConsumerRecord<byte[], byte[]> record)
+            throws ExecutionException, InterruptedException, TimeoutException {
         long started = System.nanoTime();
         ArchiveCommandReader.Read read = ArchiveCommandReader.read(record.value());
         ArchiveResult result;
@@ -50,12 +51,24 @@ class ArchiveCommandListener {
             result = archiver.handle(command.command());
         } else {
             ArchiveCommandReader.Read.Invalid invalid = (ArchiveCommandReader.Read.Invalid) read;
-            result = ArchiveResult.notRun(invalid.commandId(), ArchiveResult.Status.INVALID, false, invalid.error(),
+            result = ArchiveResult.notRun(
+                    invalid.commandId(),
+                    ArchiveResult.Status.INVALID,
+                    false,
+                    invalid.error(),
                     (System.nanoTime() - started) / 1_000_000);
         }
-        log.info("Archive command {}: {} ({} windows, {} + {} rows{})", result.commandId(), result.status(),
-                result.windows(), result.deletedAggRows(), result.deletedLogRows(), result.dryRun() ? ", dry run" : "");
-        byte[] key = result.commandId() == null ? null : result.commandId().toString().getBytes(StandardCharsets.UTF_8);
+        log.info(
+                "Archive command {}: {} ({} windows, {} + {} rows{})",
+                result.commandId(),
+                result.status(),
+                result.windows(),
+                result.deletedAggRows(),
+                result.deletedLogRows(),
+                result.dryRun() ? ", dry run" : "");
+        byte[] key = result.commandId() == null
+                ? null
+                : result.commandId().toString().getBytes(StandardCharsets.UTF_8);
         kafka.send(topics.archiveResults(), key, result.toJson().getBytes(StandardCharsets.UTF_8))
                 .get(60, TimeUnit.SECONDS);
     }

@@ -1,9 +1,9 @@
 package io.risklimits.archive;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.ByteBuffer;
 import java.util.UUID;
 import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
@@ -43,7 +43,8 @@ final class ArchiveCommandReader {
             if (value == null) {
                 return new Read.Invalid(null, "the record has no value");
             }
-            String text = StandardCharsets.UTF_8.newDecoder()
+            String text = StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(value))
@@ -63,8 +64,10 @@ final class ArchiveCommandReader {
         JsonNode window = root.get("window_minutes");
         int windowMinutes = ArchiveCommand.DEFAULT_WINDOW_MINUTES;
         if (window != null && !window.isNull()) {
-            if (!window.isIntegralNumber() || !window.canConvertToInt()
-                    || window.intValue() < 1 || window.intValue() > 1440) {
+            if (!window.isIntegralNumber()
+                    || !window.canConvertToInt()
+                    || window.intValue() < 1
+                    || window.intValue() > 1440) {
                 return new Read.Invalid(commandId, "window_minutes must be an integer 1 .. 1440");
             }
             windowMinutes = window.intValue();

@@ -32,11 +32,16 @@ class ArchiveCursor {
     }
 
     LocalDateTime cutoff(Duration retention) {
-        return jdbc.sql(CUTOFF).param("retentionSeconds", retention.toSeconds()).query(LocalDateTime.class).single();
+        return jdbc.sql(CUTOFF)
+                .param("retentionSeconds", retention.toSeconds())
+                .query(LocalDateTime.class)
+                .single();
     }
 
     Optional<LocalDateTime> stored() {
-        return jdbc.sql("SELECT cursor_ts FROM risk_archive_cursor").query(LocalDateTime.class).optional();
+        return jdbc.sql("SELECT cursor_ts FROM risk_archive_cursor")
+                .query(LocalDateTime.class)
+                .optional();
     }
 
     /** Where a first run starts: the oldest bucket in either table, if there is any row at all. */

@@ -36,15 +36,25 @@ class ArchiveLease {
 
     /** True when this holder now has the lease; false when another run holds it. */
     boolean acquire(UUID holder) {
-        return jdbc.sql(ACQUIRE).param("holder", holder).param("seconds", length.toSeconds()).update() == 1;
+        return jdbc.sql(ACQUIRE)
+                        .param("holder", holder)
+                        .param("seconds", length.toSeconds())
+                        .update()
+                == 1;
     }
 
     /** False when the lease was lost (expired and taken by another run): this run must stop. */
     boolean renew(UUID holder) {
-        return jdbc.sql(RENEW).param("holder", holder).param("seconds", length.toSeconds()).update() == 1;
+        return jdbc.sql(RENEW)
+                        .param("holder", holder)
+                        .param("seconds", length.toSeconds())
+                        .update()
+                == 1;
     }
 
     void release(UUID holder) {
-        jdbc.sql("DELETE FROM risk_archive_lease WHERE holder = :holder").param("holder", holder).update();
+        jdbc.sql("DELETE FROM risk_archive_lease WHERE holder = :holder")
+                .param("holder", holder)
+                .update();
     }
 }

@@ -56,6 +56,8 @@ record ArchiveResult(
     }
 
     private static String utc(LocalDateTime timestamp) {
-        return timestamp == null ? null : Instant.from(timestamp.atOffset(ZoneOffset.UTC)).toString();
+        return timestamp == null
+                ? null
+                : Instant.from(timestamp.atOffset(ZoneOffset.UTC)).toString();
     }
 }

@@ -29,7 +29,11 @@ class Archiver {
     private final WindowDeleter deleter;
     private final RiskProperties risk;
 
-    Archiver(ArchiveCursor cursor, ArchiveLease lease, ArchiveCommandLog commands, WindowDeleter deleter,
+    Archiver(
+            ArchiveCursor cursor,
+            ArchiveLease lease,
+            ArchiveCommandLog commands,
+            WindowDeleter deleter,
             RiskProperties risk) {
         this.cursor = cursor;
         this.lease = lease;
@@ -42,13 +46,13 @@ class Archiver {
         long started = System.nanoTime();
         Optional<String> earlier = commands.status(command.commandId());
         if (earlier.isPresent() && !earlier.get().equals("RUNNING")) {
-            return ArchiveResult.notRun(command.commandId(), ArchiveResult.Status.DUPLICATE, command.dryRun(),
-                    null, millisSince(started));
+            return ArchiveResult.notRun(
+                    command.commandId(), ArchiveResult.Status.DUPLICATE, command.dryRun(), null, millisSince(started));
         }
         UUID holder = UUID.randomUUID();
         if (!lease.acquire(holder)) {
-            return ArchiveResult.notRun(command.commandId(), ArchiveResult.Status.BUSY, command.dryRun(),
-                    null, millisSince(started));
+            return ArchiveResult.notRun(
+                    command.commandId(), ArchiveResult.Status.BUSY, command.dryRun(), null, millisSince(started));
         }
         try {
             commands.start(command.commandId());
@@ -78,13 +82,18 @@ class Archiver {
                 logRows += deleted.logRows();
             } catch (WindowDeleter.WindowTooLarge tooLarge) {
                 int tooLargeSize = windowMinutes;
-                Optional<Integer> smaller = SMALLER_WINDOWS.stream().filter(size -> size < tooLargeSize).findFirst();
+                Optional<Integer> smaller = SMALLER_WINDOWS.stream()
+                        .filter(size -> size < tooLargeSize)
+                        .findFirst();
                 if (smaller.isEmpty()) {
                     error = "a window of " + windowMinutes + " minutes still exceeds the statement timeout";
                     break;
                 }
-                log.warn("Archive window {} .. {} exceeded the statement timeout; shrinking it to {} minutes",
-                        position, to, smaller.get());
+                log.warn(
+                        "Archive window {} .. {} exceeded the statement timeout; shrinking it to {} minutes",
+                        position,
+                        to,
+                        smaller.get());
                 windowMinutes = smaller.get();
                 continue;
             } catch (RuntimeException failure) {
@@ -105,8 +114,19 @@ class Archiver {
         ArchiveResult.Status status = error != null
                 ? ArchiveResult.Status.FAILED
                 : position.isBefore(cutoff) ? ArchiveResult.Status.PARTIAL : ArchiveResult.Status.COMPLETED;
-        return new ArchiveResult(command.commandId(), status, command.dryRun(), cutoff, stored.orElse(null),
-                position, windows, aggRows, logRows, millisSince(started), error, windowMinutes);
+        return new ArchiveResult(
+                command.commandId(),
+                status,
+                command.dryRun(),
+                cutoff,
+                stored.orElse(null),
+                position,
+                windows,
+                aggRows,
+                logRows,
+                millisSince(started),
+                error,
+                windowMinutes);
     }
 
     private static LocalDateTime min(LocalDateTime a, LocalDateTime b) {

@@ -25,14 +25,17 @@ class ArchiverConfiguration {
     @Bean
     @SuppressWarnings({"unchecked", "rawtypes"})
     ConcurrentKafkaListenerContainerFactory<byte[], byte[]> archiverContainerFactory(
-            ConcurrentKafkaListenerContainerFactoryConfigurer configurer, ConsumerFactory<Object, Object> consumerFactory) {
+            ConcurrentKafkaListenerContainerFactoryConfigurer configurer,
+            ConsumerFactory<Object, Object> consumerFactory) {
         ConcurrentKafkaListenerContainerFactory factory = new ConcurrentKafkaListenerContainerFactory<>();
         configurer.configure(factory, consumerFactory);
         ExponentialBackOff untilItPasses = new ExponentialBackOff(1000, 2.0);
         untilItPasses.setMaxInterval(60_000);
-        factory.setCommonErrorHandler(new DefaultErrorHandler((record, failure) -> {
-            throw new IllegalStateException("archive command not handled", failure);
-        }, untilItPasses));
+        factory.setCommonErrorHandler(new DefaultErrorHandler(
+                (record, failure) -> {
+                    throw new IllegalStateException("archive command not handled", failure);
+                },
+                untilItPasses));
         return factory;
     }
 

@@ -16,7 +16,8 @@ final class HashSlots {
         for (int i = 0; i < n; i++) {
             BigInteger first = min.add(size.multiply(BigInteger.valueOf(i)).divide(BigInteger.valueOf(n)));
             BigInteger next = min.add(size.multiply(BigInteger.valueOf(i + 1L)).divide(BigInteger.valueOf(n)));
-            slots.add(new Slot(i, first.longValueExact(), next.subtract(BigInteger.ONE).longValueExact()));
+            slots.add(new Slot(
+                    i, first.longValueExact(), next.subtract(BigInteger.ONE).longValueExact()));
         }
         return List.copyOf(slots);
     }

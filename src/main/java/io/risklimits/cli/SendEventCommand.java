@@ -44,16 +44,18 @@ public final class SendEventCommand {
         quietClientLogs();
         CommandOptions options;
         try {
-            options = CommandOptions.parse(arguments, Map.of(
-                    "bootstrap-servers", "localhost:9092",
-                    "transactions-topic", "risk.transactions",
-                    "decisions-topic", "risk.decisions",
-                    "entity", UUID.randomUUID().toString(),
-                    "channel", "CARD",
-                    "direction", "OUT",
-                    "amount", "1000",
-                    "currency", "USD",
-                    "dedupe-id", UUID.randomUUID().toString()));
+            options = CommandOptions.parse(
+                    arguments,
+                    Map.of(
+                            "bootstrap-servers", "localhost:9092",
+                            "transactions-topic", "risk.transactions",
+                            "decisions-topic", "risk.decisions",
+                            "entity", UUID.randomUUID().toString(),
+                            "channel", "CARD",
+                            "direction", "OUT",
+                            "amount", "1000",
+                            "currency", "USD",
+                            "dedupe-id", UUID.randomUUID().toString()));
         } catch (IllegalArgumentException badArguments) {
             err.println("send-event: " + badArguments.getMessage());
             err.println("usage: send-event [--entity=UUID] [--channel=CARD] [--direction=IN|OUT] [--amount=minor units]"
@@ -77,7 +79,8 @@ public final class SendEventCommand {
                 KafkaProducer<String, String> producer = producer()) {
             String event = eventJson(dedupeId);
             out.println("sent     " + event);
-            producer.send(new ProducerRecord<>(options.get("transactions-topic"), key, event)).get();
+            producer.send(new ProducerRecord<>(options.get("transactions-topic"), key, event))
+                    .get();
             long deadline = System.nanoTime() + WAIT_FOR_DECISION.toNanos();
             while (System.nanoTime() < deadline) {
                 for (ConsumerRecord<String, String> record : decisions.poll(Duration.ofMillis(500))) {
@@ -121,12 +124,12 @@ public final class SendEventCommand {
         Properties settings = new Properties();
         settings.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, options.get("bootstrap-servers"));
         settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        KafkaConsumer<String, String> consumer = new KafkaConsumer<>(
-                settings, new StringDeserializer(), new StringDeserializer());
-        List<TopicPartition> partitions = consumer.partitionsFor(options.get("decisions-topic"), Duration.ofSeconds(10))
-                .stream()
-                .map(info -> new TopicPartition(info.topic(), info.partition()))
-                .toList();
+        KafkaConsumer<String, String> consumer =
+                new KafkaConsumer<>(settings, new StringDeserializer(), new StringDeserializer());
+        List<TopicPartition> partitions =
+                consumer.partitionsFor(options.get("decisions-topic"), Duration.ofSeconds(10)).stream()
+                        .map(info -> new TopicPartition(info.topic(), info.partition()))
+                        .toList();
         consumer.assign(partitions);
         consumer.seekToEnd(partitions);
         partitions.forEach(consumer::position); // fixes "now" before the event is sent
@@ -139,5 +142,4 @@ public final class SendEventCommand {
         settings.put(ProducerConfig.ACKS_CONFIG, "all");
         return new KafkaProducer<>(settings, new StringSerializer(), new StringSerializer());
     }
-
 }

@@ -25,7 +25,8 @@ class BatchDecider {
     private final LimitCatalog limits;
     private final RecordKeyCheck keyCheck;
 
-    BatchDecider(TransactionEventReader reader, BatchDecisionStore store, LimitCatalog limits, RecordKeyCheck keyCheck) {
+    BatchDecider(
+            TransactionEventReader reader, BatchDecisionStore store, LimitCatalog limits, RecordKeyCheck keyCheck) {
         this.reader = reader;
         this.store = store;
         this.limits = limits;

@@ -46,7 +46,6 @@ public record Decision(
 
     /** The same decision, marked as a re-publication of one made earlier. */
     public Decision asReplay() {
-        return new Decision(
-                dedupeId, fields, verdict, reason, errors, usage, limits, bucketTs, decidedAt, true);
+        return new Decision(dedupeId, fields, verdict, reason, errors, usage, limits, bucketTs, decidedAt, true);
     }
 }

@@ -24,9 +24,13 @@ public final class DecisionJson {
         EventFields fields = decision.fields();
         ObjectNode node = MAPPER.createObjectNode();
         node.put("dedupe_id", decision.dedupeId().toString());
-        node.put("entity_id", fields.entityId() == null ? null : fields.entityId().toString());
+        node.put(
+                "entity_id",
+                fields.entityId() == null ? null : fields.entityId().toString());
         node.put("channel", fields.channel());
-        node.put("direction", fields.direction() == null ? null : fields.direction().name());
+        node.put(
+                "direction",
+                fields.direction() == null ? null : fields.direction().name());
         node.put("amount", fields.amount());
         node.put("currency", fields.currency());
         node.put("decision", decision.verdict().name());
@@ -53,8 +57,11 @@ public final class DecisionJson {
         Map<Window, Tally> byWindow = new EnumMap<>(Window.class);
         for (Window window : Window.values()) {
             JsonNode tally = node.required(window.label());
-            byWindow.put(window, new Tally(
-                    tally.required("amount").longValue(), tally.required("count").longValue()));
+            byWindow.put(
+                    window,
+                    new Tally(
+                            tally.required("amount").longValue(),
+                            tally.required("count").longValue()));
         }
         return new Usage(byWindow);
     }
@@ -81,7 +88,8 @@ public final class DecisionJson {
         List<FieldError> errors = new ArrayList<>();
         for (JsonNode error : MAPPER.readTree(json)) {
             errors.add(new FieldError(
-                    error.required("field").stringValue(), error.required("message").stringValue()));
+                    error.required("field").stringValue(),
+                    error.required("message").stringValue()));
         }
         return errors;
     }

@@ -90,7 +90,9 @@ class HourlyUsageRepository {
         }
         KeyArrays keys = KeyArrays.of(approved.keySet());
         Long[] amounts = approved.values().stream().map(Tally::amount).toArray(Long[]::new);
-        Integer[] counts = approved.values().stream().map(tally -> Math.toIntExact(tally.count())).toArray(Integer[]::new);
+        Integer[] counts = approved.values().stream()
+                .map(tally -> Math.toIntExact(tally.count()))
+                .toArray(Integer[]::new);
         jdbc.sql(ADD_TO_BUCKETS)
                 .param("entityIds", keys.entityIds())
                 .param("channels", keys.channels())

@@ -51,8 +51,12 @@ class RecordDecider {
             return decideInvalid(record, invalid);
         }
         String problem = ((ReadResult.Unreadable) result).problem();
-        log.warn("Dead-lettering unreadable record {}-{}@{}: {}",
-                record.topic(), record.partition(), record.offset(), LogSafe.text(problem));
+        log.warn(
+                "Dead-lettering unreadable record {}-{}@{}: {}",
+                record.topic(),
+                record.partition(),
+                record.offset(),
+                LogSafe.text(problem));
         return deadLetters.publish(record, DeadLetterPublisher.UNREADABLE_RECORD, problem);
     }
 

@@ -31,8 +31,13 @@ class RecordKeyCheck {
         String businessKey = event.businessKey().recordKey();
         if (record.key() == null || !Arrays.equals(record.key(), businessKey.getBytes(StandardCharsets.UTF_8))) {
             mismatches.increment();
-            log.warn("Record {}-{}@{} has key {} but its payload's business key is {}",
-                    record.topic(), record.partition(), record.offset(), printable(record.key()), businessKey);
+            log.warn(
+                    "Record {}-{}@{} has key {} but its payload's business key is {}",
+                    record.topic(),
+                    record.partition(),
+                    record.offset(),
+                    printable(record.key()),
+                    businessKey);
         }
     }
 

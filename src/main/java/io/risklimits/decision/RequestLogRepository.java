@@ -103,7 +103,8 @@ class RequestLogRepository {
 
     /** The decisions already stored for these events, by business key and dedupe_id. */
     Map<RequestId, Decision> findAll(List<TransactionEvent> events) {
-        KeyArrays keys = KeyArrays.of(events.stream().map(TransactionEvent::businessKey).toList());
+        KeyArrays keys =
+                KeyArrays.of(events.stream().map(TransactionEvent::businessKey).toList());
         UUID[] dedupeIds = events.stream().map(TransactionEvent::dedupeId).toArray(UUID[]::new);
         Map<RequestId, Decision> stored = new HashMap<>();
         jdbc.sql(SELECT_DECISIONS)
@@ -130,17 +131,43 @@ class RequestLogRepository {
                 .param("channels", keys.channels())
                 .param("directions", keys.directions())
                 .param("dedupeIds", decisions.stream().map(Decision::dedupeId).toArray(UUID[]::new))
-                .param("decisions", decisions.stream().map(decision -> decision.verdict().name()).toArray(String[]::new))
-                .param("reasons", decisions.stream()
-                        .map(decision -> decision.reason() == null ? null : decision.reason().name())
-                        .toArray(String[]::new))
-                .param("amounts", decisions.stream().map(decision -> decision.fields().amount()).toArray(Long[]::new))
-                .param("currencies", decisions.stream().map(decision -> decision.fields().currency()).toArray(String[]::new))
-                .param("occurredAts", decisions.stream()
-                        .map(decision -> decision.fields().occurredAt().toString())
-                        .toArray(String[]::new))
-                .param("usages", decisions.stream().map(decision -> DecisionJson.usage(decision.usage())).toArray(String[]::new))
-                .param("limits", decisions.stream().map(decision -> DecisionJson.limits(decision.limits())).toArray(String[]::new))
+                .param(
+                        "decisions",
+                        decisions.stream()
+                                .map(decision -> decision.verdict().name())
+                                .toArray(String[]::new))
+                .param(
+                        "reasons",
+                        decisions.stream()
+                                .map(decision -> decision.reason() == null
+                                        ? null
+                                        : decision.reason().name())
+                                .toArray(String[]::new))
+                .param(
+                        "amounts",
+                        decisions.stream()
+                                .map(decision -> decision.fields().amount())
+                                .toArray(Long[]::new))
+                .param(
+                        "currencies",
+                        decisions.stream()
+                                .map(decision -> decision.fields().currency())
+                                .toArray(String[]::new))
+                .param(
+                        "occurredAts",
+                        decisions.stream()
+                                .map(decision -> decision.fields().occurredAt().toString())
+                                .toArray(String[]::new))
+                .param(
+                        "usages",
+                        decisions.stream()
+                                .map(decision -> DecisionJson.usage(decision.usage()))
+                                .toArray(String[]::new))
+                .param(
+                        "limits",
+                        decisions.stream()
+                                .map(decision -> DecisionJson.limits(decision.limits()))
+                                .toArray(String[]::new))
                 .param("bucket", utcTimestamp(bucket))
                 .param("decidedAt", timestamptz(decidedAt))
                 .update();
@@ -157,7 +184,9 @@ class RequestLogRepository {
                 .param("dedupeId", decision.dedupeId())
                 .param("bucket", utcTimestamp(bucket))
                 .param("decision", decision.verdict().name())
-                .param("reason", decision.reason() == null ? null : decision.reason().name())
+                .param(
+                        "reason",
+                        decision.reason() == null ? null : decision.reason().name())
                 .param("amount", fields.amount())
                 .param("currency", fields.currency())
                 .param("occurredAt", timestamptz(fields.occurredAt()))
@@ -178,7 +207,9 @@ class RequestLogRepository {
                 .param("dedupeId", dedupeId)
                 .param("entityId", fields.entityId())
                 .param("channel", fields.channel())
-                .param("direction", fields.direction() == null ? null : fields.direction().name())
+                .param(
+                        "direction",
+                        fields.direction() == null ? null : fields.direction().name())
                 .param("amount", fields.amount())
                 .param("currency", fields.currency())
                 .param("occurredAt", timestamptz(fields.occurredAt()))

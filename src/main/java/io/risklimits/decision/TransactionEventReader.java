@@ -38,9 +38,8 @@ public final class TransactionEventReader {
     private static final int MAX_TIMESTAMP_LENGTH = 64;
     // RFC 3339 section 5.6: four-digit year, seconds required, offset Z or +hh:mm (Java also takes
     // signed years of any length and offsets with seconds, which PostgreSQL cannot store faithfully)
-    private static final Pattern RFC_3339 =
-            Pattern.compile("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})",
-                    Pattern.CASE_INSENSITIVE);
+    private static final Pattern RFC_3339 = Pattern.compile(
+            "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})", Pattern.CASE_INSENSITIVE);
 
     private static final JsonMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
                     .streamReadConstraints(StreamReadConstraints.builder()
@@ -136,9 +135,9 @@ public final class TransactionEventReader {
             return null;
         }
         if (!node.isNumber()) {
-            errors.add(new FieldError("amount", "must be a JSON integer, not " + node.getNodeType()
-                    .name()
-                    .toLowerCase()));
+            errors.add(new FieldError(
+                    "amount",
+                    "must be a JSON integer, not " + node.getNodeType().name().toLowerCase()));
             return null;
         }
         if (!node.isIntegralNumber()) {
@@ -186,8 +185,7 @@ public final class TransactionEventReader {
         return occurredAt;
     }
 
-    private static String matching(
-            JsonNode node, String field, Pattern pattern, String rule, List<FieldError> errors) {
+    private static String matching(JsonNode node, String field, Pattern pattern, String rule, List<FieldError> errors) {
         String text = requiredString(node, field, errors);
         if (text == null) {
             return null;

@@ -42,9 +42,8 @@ class TransactionListener {
             concurrency = "${risk.decider.concurrency:2}",
             containerFactory = "deciderContainerFactory")
     void onPoll(List<ConsumerRecord<byte[], byte[]>> records) {
-        Map<Integer, Decision> decidedTogether = properties.mode() == DeciderProperties.Mode.BATCHED
-                ? decideTogether(records)
-                : Map.of();
+        Map<Integer, Decision> decidedTogether =
+                properties.mode() == DeciderProperties.Mode.BATCHED ? decideTogether(records) : Map.of();
         List<CompletableFuture<?>> sends = new ArrayList<>(records.size());
         for (int i = 0; i < records.size(); i++) {
             ConsumerRecord<byte[], byte[]> record = records.get(i);

@@ -6,8 +6,8 @@ import java.util.Map;
 /** Usage of one business key in every window, before the event being decided. */
 public record Usage(Map<Window, Tally> byWindow) {
 
-    public static final Usage NONE = new Usage(Map.of(
-            Window.LAST_24_HOURS, Tally.ZERO, Window.LAST_7_DAYS, Tally.ZERO, Window.LAST_30_DAYS, Tally.ZERO));
+    public static final Usage NONE = new Usage(
+            Map.of(Window.LAST_24_HOURS, Tally.ZERO, Window.LAST_7_DAYS, Tally.ZERO, Window.LAST_30_DAYS, Tally.ZERO));
 
     public Usage {
         byWindow = Map.copyOf(byWindow);

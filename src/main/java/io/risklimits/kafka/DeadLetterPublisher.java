@@ -44,8 +44,7 @@ public class DeadLetterPublisher {
         headers.add(ORIGINAL_TOPIC, utf8(record.topic()));
         headers.add(ORIGINAL_PARTITION, utf8(Integer.toString(record.partition())));
         headers.add(ORIGINAL_OFFSET, utf8(Long.toString(record.offset())));
-        return kafka.send(new ProducerRecord<>(
-                topics.deadLetter(), null, null, record.key(), record.value(), headers));
+        return kafka.send(new ProducerRecord<>(topics.deadLetter(), null, null, record.key(), record.value(), headers));
     }
 
     private static byte[] utf8(String text) {

@@ -44,8 +44,8 @@ class DeciderListenerConfiguration {
     private static DefaultErrorHandler errorHandler(DeadLetterPublisher deadLetters, DeciderProperties properties) {
         DefaultErrorHandler handler = new DefaultErrorHandler(
                 (record, failure) -> deadLetter(deadLetters, properties, record, failure), new FixedBackOff(1000, 2));
-        handler.setBackOffFunction((record, failure) ->
-                FailureKind.of(failure) == FailureKind.INFRASTRUCTURE ? untilItPasses() : null);
+        handler.setBackOffFunction(
+                (record, failure) -> FailureKind.of(failure) == FailureKind.INFRASTRUCTURE ? untilItPasses() : null);
         handler.setCommitRecovered(true);
         return handler;
     }
@@ -63,11 +63,18 @@ class DeciderListenerConfiguration {
             ConsumerRecord<?, ?> record,
             Exception failure) {
         Throwable cause = rootCause(failure);
-        log.error("Dead-lettering record {}-{}@{} after retries: {}",
-                record.topic(), record.partition(), record.offset(), LogSafe.text(cause.toString()));
+        log.error(
+                "Dead-lettering record {}-{}@{} after retries: {}",
+                record.topic(),
+                record.partition(),
+                record.offset(),
+                LogSafe.text(cause.toString()));
         try {
             deadLetters
-                    .publish((ConsumerRecord<byte[], byte[]>) record, cause.getClass().getName(), String.valueOf(cause.getMessage()))
+                    .publish(
+                            (ConsumerRecord<byte[], byte[]>) record,
+                            cause.getClass().getName(),
+                            String.valueOf(cause.getMessage()))
                     .get(properties.sendTimeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (Exception sendFailure) {
             // thrown on so the error handler keeps the record and tries again; it is never skipped

@@ -14,7 +14,8 @@ public final class LogSafe {
         String bounded = raw.length() > MAX_LENGTH ? raw.substring(0, MAX_LENGTH) + "..." : raw;
         StringBuilder safe = new StringBuilder(bounded.length());
         bounded.codePoints().forEach(c -> {
-            if (Character.isISOControl(c) || Character.getType(c) == Character.LINE_SEPARATOR
+            if (Character.isISOControl(c)
+                    || Character.getType(c) == Character.LINE_SEPARATOR
                     || Character.getType(c) == Character.PARAGRAPH_SEPARATOR) {
                 safe.append(String.format("\\u%04x", c));
             } else {

@@ -17,10 +17,10 @@ public final class LimitTable {
     private final Map<UUID, List<LimitRow>> rowsByEntity;
 
     public LimitTable(List<LimitRow> rows) {
-        this.rowsForAnyEntity = rows.stream().filter(row -> row.entityId() == null).toList();
-        this.rowsByEntity = rows.stream()
-                .filter(row -> row.entityId() != null)
-                .collect(Collectors.groupingBy(LimitRow::entityId));
+        this.rowsForAnyEntity =
+                rows.stream().filter(row -> row.entityId() == null).toList();
+        this.rowsByEntity =
+                rows.stream().filter(row -> row.entityId() != null).collect(Collectors.groupingBy(LimitRow::entityId));
     }
 
     /** For each window the most specific matching row wins; a window with no matching row is unlimited. */
@@ -36,8 +36,10 @@ public final class LimitTable {
     private static void consider(List<LimitRow> rows, BusinessKey key, Map<Window, LimitRow> winners) {
         for (LimitRow row : rows) {
             if (row.matches(key)) {
-                winners.merge(row.window(), row, (current, candidate) ->
-                        candidate.specificity() > current.specificity() ? candidate : current);
+                winners.merge(
+                        row.window(),
+                        row,
+                        (current, candidate) -> candidate.specificity() > current.specificity() ? candidate : current);
             }
         }
     }

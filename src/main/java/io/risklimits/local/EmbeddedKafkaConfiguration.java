@@ -20,8 +20,10 @@ class EmbeddedKafkaConfiguration {
         LocalProperties.Kafka settings = local.kafka();
         LocalKafkaBroker broker = LocalKafkaBroker.start(
                 settings.port(), settings.controllerPort(), settings.dataDirectory(), settings.partitions());
-        log.info("Embedded Kafka at {} with data in {} (set spring.kafka.bootstrap-servers to use your own)",
-                broker.bootstrapServers(), settings.dataDirectory().toAbsolutePath());
+        log.info(
+                "Embedded Kafka at {} with data in {} (set spring.kafka.bootstrap-servers to use your own)",
+                broker.bootstrapServers(),
+                settings.dataDirectory().toAbsolutePath());
         return broker;
     }
 

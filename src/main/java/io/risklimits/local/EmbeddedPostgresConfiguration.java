@@ -26,8 +26,10 @@ class EmbeddedPostgresConfiguration {
                 .setDataDirectory(settings.dataDirectory())
                 .setCleanDataDirectory(false)
                 .start();
-        log.info("Embedded PostgreSQL on port {} with data in {} (set spring.datasource.url to use your own)",
-                settings.port(), settings.dataDirectory().toAbsolutePath());
+        log.info(
+                "Embedded PostgreSQL on port {} with data in {} (set spring.datasource.url to use your own)",
+                settings.port(),
+                settings.dataDirectory().toAbsolutePath());
         return postgres;
     }
 

@@ -29,7 +29,8 @@ public final class LocalKafkaBroker {
         this.bootstrapServers = bootstrapServers;
     }
 
-    public static LocalKafkaBroker start(int port, int controllerPort, Path dataDirectory, int partitions) throws Exception {
+    public static LocalKafkaBroker start(int port, int controllerPort, Path dataDirectory, int partitions)
+            throws Exception {
         // Separate from the partition logs so that the controller locks its directory as soon as it starts: with
         // a shared directory only the broker takes the lock, after a second process' controller has already
         // written to the metadata log.
@@ -71,7 +72,9 @@ public final class LocalKafkaBroker {
         props.put("node.id", Integer.toString(NODE_ID));
         props.put("controller.quorum.voters", NODE_ID + "@localhost:" + controllerPort);
         props.put("controller.listener.names", CONTROLLER_LISTENER);
-        props.put("listeners", "PLAINTEXT://localhost:" + port + "," + CONTROLLER_LISTENER + "://localhost:" + controllerPort);
+        props.put(
+                "listeners",
+                "PLAINTEXT://localhost:" + port + "," + CONTROLLER_LISTENER + "://localhost:" + controllerPort);
         props.put("advertised.listeners", "PLAINTEXT://localhost:" + port);
         props.put("inter.broker.listener.name", "PLAINTEXT");
         props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");

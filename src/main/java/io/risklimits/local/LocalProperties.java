@@ -9,10 +9,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * spring.datasource.url, respectively spring.kafka.bootstrap-servers, is not set.
  */
 @ConfigurationProperties("risk.local")
-public record LocalProperties(@DefaultValue Postgres postgres, @DefaultValue Kafka kafka) {
+public record LocalProperties(
+        @DefaultValue Postgres postgres, @DefaultValue Kafka kafka) {
 
     /** @param dataDirectory kept across restarts, so decisions and usage survive them */
-    public record Postgres(@DefaultValue("54329") int port, @DefaultValue("data/postgres") Path dataDirectory) {}
+    public record Postgres(
+            @DefaultValue("54329") int port,
+            @DefaultValue("data/postgres") Path dataDirectory) {}
 
     /**
      * @param controllerPort the KRaft controller's listener, which clients do not use

@@ -15,8 +15,9 @@ class ArchiveCommandReaderTest {
 
     @Test
     void onlyTheCommandIdIsRequired() {
-        assertThat(read("{\"command_id\":\"" + ID + "\"}")).isEqualTo(new ArchiveCommandReader.Read.Command(
-                new ArchiveCommand(UUID.fromString(ID), 180, null, false)));
+        assertThat(read("{\"command_id\":\"" + ID + "\"}"))
+                .isEqualTo(new ArchiveCommandReader.Read.Command(
+                        new ArchiveCommand(UUID.fromString(ID), 180, null, false)));
     }
 
     @Test
@@ -29,19 +30,24 @@ class ArchiveCommandReaderTest {
     @ParameterizedTest
     @ValueSource(strings = {"not json", "[]", "{}", "{\"command_id\":42}", "{\"command_id\":\"not-a-uuid\"}"})
     void withoutAReadableCommandIdTheAnswerHasNone(String value) {
-        assertThat(read(value)).isInstanceOfSatisfying(ArchiveCommandReader.Read.Invalid.class,
-                invalid -> assertThat(invalid.commandId()).isNull());
+        assertThat(read(value))
+                .isInstanceOfSatisfying(
+                        ArchiveCommandReader.Read.Invalid.class,
+                        invalid -> assertThat(invalid.commandId()).isNull());
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "\"window_minutes\":0        | window_minutes",
-        "\"window_minutes\":1441     | window_minutes",
-        "\"window_minutes\":\"60\"   | window_minutes",
-        "\"window_minutes\":1.5      | window_minutes",
-        "\"max_windows\":0           | max_windows",
-        "\"max_windows\":99999999999 | max_windows",
-        "\"dry_run\":\"yes\"         | dry_run"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "\"window_minutes\":0        | window_minutes",
+                "\"window_minutes\":1441     | window_minutes",
+                "\"window_minutes\":\"60\"   | window_minutes",
+                "\"window_minutes\":1.5      | window_minutes",
+                "\"max_windows\":0           | max_windows",
+                "\"max_windows\":99999999999 | max_windows",
+                "\"dry_run\":\"yes\"         | dry_run"
+            })
     void aBrokenRuleIsNamedAndTheCommandIdKept(String field, String named) {
         assertThat(read("{\"command_id\":\"" + ID + "\"," + field + "}"))
                 .isInstanceOfSatisfying(ArchiveCommandReader.Read.Invalid.class, invalid -> {

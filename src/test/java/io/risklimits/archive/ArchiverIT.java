@@ -40,13 +40,15 @@ class ArchiverIT {
     private static RunningService service;
 
     private final JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
-    private final String channel = "ARC_" + UUID.randomUUID().toString().substring(0, 8).toUpperCase();
+    private final String channel =
+            "ARC_" + UUID.randomUUID().toString().substring(0, 8).toUpperCase();
     private final UUID entity = UUID.randomUUID();
     private LocalDateTime cutoff;
 
     @BeforeAll
     static void startService() {
-        service = RunningService.start(TOPICS, Map.of("risk.roles", "archiver", "risk.archiver.statement-timeout", "2s"));
+        service =
+                RunningService.start(TOPICS, Map.of("risk.roles", "archiver", "risk.archiver.statement-timeout", "2s"));
     }
 
     @AfterAll
@@ -62,8 +64,10 @@ class ArchiverIT {
         // whatever earlier tests left in the window is not this test's business
         db.update("DELETE FROM risk_hourly_agg WHERE bucket_ts >= ? AND bucket_ts < ?", cutoff.minusHours(12), cutoff);
         db.update("DELETE FROM risk_request_log WHERE bucket_ts >= ? AND bucket_ts < ?", cutoff.minusHours(12), cutoff);
-        db.update("DELETE FROM risk_keyless_request_log WHERE bucket_ts >= ? AND bucket_ts < ?",
-                cutoff.minusHours(12), cutoff);
+        db.update(
+                "DELETE FROM risk_keyless_request_log WHERE bucket_ts >= ? AND bucket_ts < ?",
+                cutoff.minusHours(12),
+                cutoff);
         setCursor(cutoff.minusHours(12));
     }
 
@@ -142,8 +146,8 @@ class ArchiverIT {
                 "{\"command_id\": \"" + UUID.randomUUID() + "\", \"window_minutes\": 0}",
                 "{\"command_id\": \"" + UUID.randomUUID() + "\", \"dry_run\": \"yes\"}");
         try (KafkaProducer<byte[], byte[]> producer = TestKafka.producer()) {
-            bad.forEach(value -> TestKafka.send(producer, TOPICS.archiveCommands(), null, null,
-                    value.getBytes(StandardCharsets.UTF_8)));
+            bad.forEach(value -> TestKafka.send(
+                    producer, TOPICS.archiveCommands(), null, null, value.getBytes(StandardCharsets.UTF_8)));
         }
         insertRowsAt(-2);
 
@@ -154,14 +158,19 @@ class ArchiverIT {
                 .filter(result -> result.get("status").stringValue().equals("INVALID"))
                 .toList();
         assertThat(invalid).hasSizeGreaterThanOrEqualTo(bad.size());
-        assertThat(invalid).anySatisfy(result -> assertThat(result.get("command_id").isNull()).isTrue());
-        assertThat(invalid).allSatisfy(result -> assertThat(result.get("error").stringValue()).isNotBlank());
+        assertThat(invalid)
+                .anySatisfy(
+                        result -> assertThat(result.get("command_id").isNull()).isTrue());
+        assertThat(invalid)
+                .allSatisfy(
+                        result -> assertThat(result.get("error").stringValue()).isNotBlank());
     }
 
     @Test
     void whileAnotherRunHoldsTheLeaseTheAnswerIsBusyAndNothingIsDeleted() {
         insertRowsAt(-2);
-        db.update("INSERT INTO risk_archive_lease (holder, expires_at) VALUES (?, clock_timestamp() + interval '1 hour')",
+        db.update(
+                "INSERT INTO risk_archive_lease (holder, expires_at) VALUES (?, clock_timestamp() + interval '1 hour')",
                 UUID.randomUUID());
 
         assertThat(run("").get("status").stringValue()).isEqualTo("BUSY");
@@ -226,9 +235,11 @@ class ArchiverIT {
         List<ArchiveResult> results = List.of(first.join(), second.join());
 
         assertThat(results).extracting(ArchiveResult::status).containsAnyOf(ArchiveResult.Status.COMPLETED);
-        assertThat(results).extracting(ArchiveResult::status)
+        assertThat(results)
+                .extracting(ArchiveResult::status)
                 .allMatch(status -> status == ArchiveResult.Status.COMPLETED || status == ArchiveResult.Status.BUSY);
-        assertThat(results.stream().mapToLong(ArchiveResult::deletedAggRows).sum()).isEqualTo(12);
+        assertThat(results.stream().mapToLong(ArchiveResult::deletedAggRows).sum())
+                .isEqualTo(12);
         assertThat(aggHours()).isEmpty();
     }
 
@@ -254,9 +265,13 @@ class ArchiverIT {
         String logPlan = plan("DELETE FROM risk_request_log WHERE bucket_ts >= '%s' AND bucket_ts < '%s'"
                 + " AND key_hash BETWEEN -9223372036854775808 AND -7173733806442603010");
 
-        assertThat(aggPlan).contains("risk_hourly_agg_archive_idx").contains("Index Cond: ((bucket_ts >=")
+        assertThat(aggPlan)
+                .contains("risk_hourly_agg_archive_idx")
+                .contains("Index Cond: ((bucket_ts >=")
                 .doesNotContain("Seq Scan");
-        assertThat(logPlan).contains("risk_request_log_archive_idx").contains("Index Cond: ((bucket_ts >=")
+        assertThat(logPlan)
+                .contains("risk_request_log_archive_idx")
+                .contains("Index Cond: ((bucket_ts >=")
                 .doesNotContain("Seq Scan");
         db.update("DELETE FROM risk_hourly_agg WHERE channel_code = ?", channel);
         db.update("DELETE FROM risk_request_log WHERE channel_code = ?", channel);
@@ -282,14 +297,25 @@ class ArchiverIT {
     /** Sends a command and returns its answer, validated against the result schema. */
     private JsonNode run(UUID commandId, String fields) {
         String command = "{\"command_id\": \"" + commandId + "\"" + (fields.isEmpty() ? "" : ", " + fields) + "}";
-        long before = results().stream().filter(result -> commandId.toString().equals(text(result, "command_id"))).count();
+        long before = results().stream()
+                .filter(result -> commandId.toString().equals(text(result, "command_id")))
+                .count();
         try (KafkaProducer<byte[], byte[]> producer = TestKafka.producer()) {
-            TestKafka.send(producer, TOPICS.archiveCommands(), null, commandId.toString(),
+            TestKafka.send(
+                    producer,
+                    TOPICS.archiveCommands(),
+                    null,
+                    commandId.toString(),
                     command.getBytes(StandardCharsets.UTF_8));
         }
-        List<ConsumerRecord<byte[], byte[]>> records = TestKafka.readUntil(TOPICS.archiveResults(), Duration.ofSeconds(90),
-                read -> read.stream().filter(record -> commandId.toString().equals(text(JSON.readTree(record.value()),
-                        "command_id"))).count() > before);
+        List<ConsumerRecord<byte[], byte[]>> records = TestKafka.readUntil(
+                TOPICS.archiveResults(),
+                Duration.ofSeconds(90),
+                read -> read.stream()
+                                .filter(record ->
+                                        commandId.toString().equals(text(JSON.readTree(record.value()), "command_id")))
+                                .count()
+                        > before);
         ConsumerRecord<byte[], byte[]> answer = records.stream()
                 .filter(record -> commandId.toString().equals(text(JSON.readTree(record.value()), "command_id")))
                 .reduce((earlier, later) -> later)
@@ -325,8 +351,11 @@ class ArchiverIT {
     }
 
     private void insertKeylessRowAt(int hourFromCutoff) {
-        db.update("INSERT INTO risk_keyless_request_log (dedupe_id, errors, bucket_ts, decided_at)"
-                + " VALUES (?, '[]'::jsonb, ?, clock_timestamp())", UUID.randomUUID(), cutoff.plusHours(hourFromCutoff));
+        db.update(
+                "INSERT INTO risk_keyless_request_log (dedupe_id, errors, bucket_ts, decided_at)"
+                        + " VALUES (?, '[]'::jsonb, ?, clock_timestamp())",
+                UUID.randomUUID(),
+                cutoff.plusHours(hourFromCutoff));
     }
 
     private void setCursor(LocalDateTime cursor) {
@@ -347,13 +376,21 @@ class ArchiverIT {
     }
 
     private List<Long> hoursOf(String table) {
-        return db.queryForList("SELECT extract(epoch FROM bucket_ts - ?::timestamp)::bigint / 3600 FROM " + table
-                + " WHERE entity_id = ? AND channel_code = ? ORDER BY bucket_ts", Long.class, cutoff, entity, channel);
+        return db.queryForList(
+                "SELECT extract(epoch FROM bucket_ts - ?::timestamp)::bigint / 3600 FROM " + table
+                        + " WHERE entity_id = ? AND channel_code = ? ORDER BY bucket_ts",
+                Long.class,
+                cutoff,
+                entity,
+                channel);
     }
 
     private long keylessRows() {
-        return db.queryForObject("SELECT count(*) FROM risk_keyless_request_log WHERE bucket_ts >= ? AND bucket_ts < ?",
-                Long.class, cutoff.minusHours(12), cutoff);
+        return db.queryForObject(
+                "SELECT count(*) FROM risk_keyless_request_log WHERE bucket_ts >= ? AND bucket_ts < ?",
+                Long.class,
+                cutoff.minusHours(12),
+                cutoff);
     }
 
     private static String utc(LocalDateTime timestamp) {

@@ -38,7 +38,8 @@ class DecidingWhileArchivingIT {
     private static final int OLD_HOURS = 48;
 
     private final JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
-    private final String channel = "DWA_" + UUID.randomUUID().toString().substring(0, 8).toUpperCase();
+    private final String channel =
+            "DWA_" + UUID.randomUUID().toString().substring(0, 8).toUpperCase();
 
     @Test
     void decisionsStayCorrectAndOnlyOldRowsGo() {
@@ -57,8 +58,11 @@ class DecidingWhileArchivingIT {
                 """, channel + "_OLD", start, OLD_KEYS, OLD_HOURS);
         db.update("DELETE FROM risk_archive_cursor");
         db.update("INSERT INTO risk_archive_cursor (cursor_ts) VALUES (?)", start);
-        db.update("INSERT INTO risk_limit (channel, direction, entity_id, window_name, max_amount, max_count)"
-                + " VALUES (?, '*', NULL, '24h', 100000000, ?)", channel, MAX_COUNT_24H);
+        db.update(
+                "INSERT INTO risk_limit (channel, direction, entity_id, window_name, max_amount, max_count)"
+                        + " VALUES (?, '*', NULL, '24h', 100000000, ?)",
+                channel,
+                MAX_COUNT_24H);
 
         RunningService.Topics topics = RunningService.Topics.unique();
         List<DecisionMessage> messages;
@@ -75,42 +79,57 @@ class DecidingWhileArchivingIT {
             }
             for (int i = 0; i < EVENTS; i++) {
                 if (i == EVENTS / 10) {
-                    sends.add(producer.send(new ProducerRecord<>(topics.archiveCommands(),
+                    sends.add(producer.send(new ProducerRecord<>(
+                            topics.archiveCommands(),
                             ("{\"command_id\": \"" + commandId + "\", \"window_minutes\": 60}")
                                     .getBytes(StandardCharsets.UTF_8))));
                 }
                 UUID entity = entities.get(random.nextInt(ENTITIES));
                 UUID dedupeId = UUID.randomUUID();
-                sends.add(producer.send(new ProducerRecord<>(topics.transactions(),
+                sends.add(producer.send(new ProducerRecord<>(
+                        topics.transactions(),
                         TestKafka.utf8(Events.businessKey(entity, channel, "OUT")),
                         Events.json(Events.event(dedupeId, entity, channel, "OUT", 1 + random.nextInt(1000))))));
                 sent.add(dedupeId.toString());
             }
             TestKafka.confirm(sends);
-            messages = TestKafka.readUntil(topics.decisions(), Duration.ofSeconds(120), records -> records.stream()
-                            .map(record -> DecisionMessage.of(record).dedupeId())
-                            .collect(Collectors.toSet())
-                            .containsAll(sent))
+            messages = TestKafka.readUntil(
+                            topics.decisions(),
+                            Duration.ofSeconds(120),
+                            records -> records.stream()
+                                    .map(record -> DecisionMessage.of(record).dedupeId())
+                                    .collect(Collectors.toSet())
+                                    .containsAll(sent))
                     .stream()
                     .map(DecisionMessage::of)
                     .toList();
-            archiveResult = new String(TestKafka.readAtLeast(topics.archiveResults(), 1, Duration.ofSeconds(120))
-                    .get(0).value(), StandardCharsets.UTF_8);
+            archiveResult = new String(
+                    TestKafka.readAtLeast(topics.archiveResults(), 1, Duration.ofSeconds(120))
+                            .get(0)
+                            .value(),
+                    StandardCharsets.UTF_8);
         }
 
         assertThat(archiveResult).contains("\"status\":\"COMPLETED\"").contains("\"deleted_agg_rows\":" + oldRows);
-        assertThat(db.queryForObject("SELECT count(*) FROM risk_hourly_agg WHERE channel_code = ?", Long.class,
-                channel + "_OLD")).isZero();
-        assertThat(db.queryForObject("SELECT count(*) FROM risk_request_log WHERE channel_code = ?", Long.class,
-                channel)).isEqualTo(EVENTS);
-        messages.stream().collect(Collectors.groupingBy(DecisionMessage::dedupeId)).values().forEach(copies ->
-                assertThat(copies).extracting(DecisionMessage::withoutReplayedFlag)
+        assertThat(db.queryForObject(
+                        "SELECT count(*) FROM risk_hourly_agg WHERE channel_code = ?", Long.class, channel + "_OLD"))
+                .isZero();
+        assertThat(db.queryForObject(
+                        "SELECT count(*) FROM risk_request_log WHERE channel_code = ?", Long.class, channel))
+                .isEqualTo(EVENTS);
+        messages.stream()
+                .collect(Collectors.groupingBy(DecisionMessage::dedupeId))
+                .values()
+                .forEach(copies -> assertThat(copies)
+                        .extracting(DecisionMessage::withoutReplayedFlag)
                         .containsOnly(copies.get(0).withoutReplayedFlag()));
         assertThat(db.queryForList("""
                 SELECT entity_id::text FROM risk_request_log
                 WHERE channel_code = ? AND decision = 'APPROVED'
                 GROUP BY entity_id HAVING count(*) > ?
-                """, String.class, channel, MAX_COUNT_24H)).as("keys over their 24h count").isEmpty();
+                """, String.class, channel, MAX_COUNT_24H))
+                .as("keys over their 24h count")
+                .isEmpty();
         assertThat(db.queryForList("""
                 SELECT coalesce(agg.entity_id, audit.entity_id)::text
                 FROM (SELECT entity_id, bucket_ts, sum_amount, tx_count FROM risk_hourly_agg WHERE channel_code = ?) AS agg
@@ -119,8 +138,14 @@ class DecidingWhileArchivingIT {
                            GROUP BY entity_id, bucket_ts) AS audit
                        ON (agg.entity_id, agg.bucket_ts) = (audit.entity_id, audit.bucket_ts)
                 WHERE agg.sum_amount IS DISTINCT FROM audit.sum_amount OR agg.tx_count IS DISTINCT FROM audit.tx_count
-                """, String.class, channel, channel)).as("buckets that differ from the approved audit rows").isEmpty();
-        assertThat(db.queryForObject("SELECT count(*) FROM risk_request_log WHERE channel_code = ? AND decision = 'REJECTED'",
-                Long.class, channel)).as("rejections (the limit must bite)").isPositive();
+                """, String.class, channel, channel))
+                .as("buckets that differ from the approved audit rows")
+                .isEmpty();
+        assertThat(db.queryForObject(
+                        "SELECT count(*) FROM risk_request_log WHERE channel_code = ? AND decision = 'REJECTED'",
+                        Long.class,
+                        channel))
+                .as("rejections (the limit must bite)")
+                .isPositive();
     }
 }

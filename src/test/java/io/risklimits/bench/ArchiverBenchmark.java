@@ -58,11 +58,15 @@ class ArchiverBenchmark {
                 long remaining = awaitDeleted(cutoff, Duration.ofMinutes(20));
                 double seconds = (System.nanoTime() - started) / 1e9;
 
-                System.out.printf("Archiver: %d rows past retention (both tables) deleted in %.1f s: %.0f rows/s"
-                                + " (9 workers, 180-minute windows; %d left)%n", rows, seconds, rows / seconds, remaining);
-                System.out.printf("Archiver: decisions at %.0f/s without the archiver: p50 %d ms, p99 %d ms, max %d ms%n",
+                System.out.printf(
+                        "Archiver: %d rows past retention (both tables) deleted in %.1f s: %.0f rows/s"
+                                + " (9 workers, 180-minute windows; %d left)%n",
+                        rows, seconds, rows / seconds, remaining);
+                System.out.printf(
+                        "Archiver: decisions at %.0f/s without the archiver: p50 %d ms, p99 %d ms, max %d ms%n",
                         RATE, quiet.percentileMillis(0.5), quiet.percentileMillis(0.99), quiet.maxMillis());
-                System.out.printf("Archiver: decisions at %.0f/s while it deletes:    p50 %d ms, p99 %d ms, max %d ms%n",
+                System.out.printf(
+                        "Archiver: decisions at %.0f/s while it deletes:    p50 %d ms, p99 %d ms, max %d ms%n",
                         RATE, busy.percentileMillis(0.5), busy.percentileMillis(0.99), busy.maxMillis());
             }
         }
@@ -91,8 +95,12 @@ class ArchiverBenchmark {
         }
     }
 
-    private Latencies latency(BenchmarkKafka kafka, LoadDriver driver, DecisionLog decisions,
-            RunningService.Topics topics, EventStream stream) {
+    private Latencies latency(
+            BenchmarkKafka kafka,
+            LoadDriver driver,
+            DecisionLog decisions,
+            RunningService.Topics topics,
+            EventStream stream) {
         int events = (int) (RATE * LATENCY_SECONDS);
         Map<TopicPartition, Long> before = kafka.endOffsets(topics.decisions());
         Map<String, Long> scheduled = driver.produceAtRate(topics.transactions(), stream, events, RATE);
@@ -109,7 +117,8 @@ class ArchiverBenchmark {
                 "key.serializer", "org.apache.kafka.common.serialization.ByteArraySerializer",
                 "value.serializer", "org.apache.kafka.common.serialization.ByteArraySerializer"))) {
             String command = "{\"command_id\": \"" + UUID.randomUUID() + "\", \"window_minutes\": 180}";
-            producer.send(new ProducerRecord<>(topics.archiveCommands(), command.getBytes())).get();
+            producer.send(new ProducerRecord<>(topics.archiveCommands(), command.getBytes()))
+                    .get();
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
@@ -124,6 +133,7 @@ class ArchiverBenchmark {
             }
             Thread.sleep(200);
         }
-        return db.queryForObject("SELECT count(*) FROM risk_hourly_agg WHERE channel_code = 'ARCHIVE_BENCH'", Long.class);
+        return db.queryForObject(
+                "SELECT count(*) FROM risk_hourly_agg WHERE channel_code = 'ARCHIVE_BENCH'", Long.class);
     }
 }

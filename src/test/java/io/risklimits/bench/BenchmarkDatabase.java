@@ -71,7 +71,8 @@ final class BenchmarkDatabase {
         String version = jdbc.queryForObject("SHOW server_version", String.class);
         String sharedBuffers = jdbc.queryForObject("SHOW shared_buffers", String.class);
         String synchronousCommit = jdbc.queryForObject("SHOW synchronous_commit", String.class);
-        return "PostgreSQL " + version + ", shared_buffers " + sharedBuffers + ", synchronous_commit " + synchronousCommit;
+        return "PostgreSQL " + version + ", shared_buffers " + sharedBuffers + ", synchronous_commit "
+                + synchronousCommit;
     }
 
     /**
@@ -90,8 +91,14 @@ final class BenchmarkDatabase {
         insertLimits(hotEntityId.toString(), amount, count, amount, count, amount, count);
     }
 
-    private void insertLimits(String entityId, long amount24h, long count24h, long amount7d, long count7d,
-            long amount30d, long count30d) {
+    private void insertLimits(
+            String entityId,
+            long amount24h,
+            long count24h,
+            long amount7d,
+            long count7d,
+            long amount30d,
+            long count30d) {
         jdbc.update(INSERT_LIMIT, BenchmarkKeys.CHANNEL, entityId, "24h", amount24h, count24h);
         jdbc.update(INSERT_LIMIT, BenchmarkKeys.CHANNEL, entityId, "7d", amount7d, count7d);
         jdbc.update(INSERT_LIMIT, BenchmarkKeys.CHANNEL, entityId, "30d", amount30d, count30d);
@@ -110,7 +117,10 @@ final class BenchmarkDatabase {
                 insert.setString(1, BenchmarkKeys.CHANNEL);
                 insert.setObject(2, utc(loadHour));
                 insert.setArray(3, uuidArray(connection, keys.entityIds().subList(from, to)));
-                insert.setArray(4, connection.createArrayOf("text", keys.directions().subList(from, to).toArray()));
+                insert.setArray(
+                        4,
+                        connection.createArrayOf(
+                                "text", keys.directions().subList(from, to).toArray()));
                 insert.setInt(5, hours);
                 rows += insert.executeUpdate();
             }
@@ -139,7 +149,8 @@ final class BenchmarkDatabase {
      * (autovacuum after a bulk load, dirty pages flushed in the middle of a measurement).
      */
     void settle() {
-        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+        try (Connection connection = dataSource.getConnection();
+                Statement statement = connection.createStatement()) {
             connection.setAutoCommit(true);
             statement.execute("VACUUM (ANALYZE) risk_hourly_agg");
             statement.execute("VACUUM (ANALYZE) risk_request_log");

@@ -46,7 +46,9 @@ final class BenchmarkKafka implements AutoCloseable {
     }
 
     List<TopicPartition> partitionsOf(String topic) {
-        return IntStream.range(0, partitions).mapToObj(partition -> new TopicPartition(topic, partition)).toList();
+        return IntStream.range(0, partitions)
+                .mapToObj(partition -> new TopicPartition(topic, partition))
+                .toList();
     }
 
     Map<TopicPartition, Long> startOffsets(String topic) {
@@ -68,8 +70,8 @@ final class BenchmarkKafka implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (appendedSince(topic, from) < count) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("Only " + appendedSince(topic, from) + " of " + count
-                        + " decisions on " + topic + " after " + timeout);
+                throw new IllegalStateException("Only " + appendedSince(topic, from) + " of " + count + " decisions on "
+                        + topic + " after " + timeout);
             }
             try {
                 Thread.sleep(100); // polling the broker's offsets: nothing to await on the service's side

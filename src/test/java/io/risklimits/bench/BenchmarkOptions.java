@@ -56,6 +56,9 @@ record BenchmarkOptions(
     }
 
     private static List<String> list(String commaSeparated) {
-        return Arrays.stream(commaSeparated.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        return Arrays.stream(commaSeparated.split(","))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .toList();
     }
 }

@@ -33,9 +33,14 @@ record BenchmarkReport(
             for (String mode : modes.subList(1, modes.size())) {
                 Optional<RunResult> other = find(runs, scenario, mode);
                 if (base.isPresent() && other.isPresent()) {
-                    modeRatios.add(new ModeRatio(scenario, mode, baseline,
-                            other.get().throughput().decisionsPerSecond() / base.get().throughput().decisionsPerSecond(),
-                            (double) other.get().latency().p99Millis() / Math.max(1, base.get().latency().p99Millis())));
+                    modeRatios.add(new ModeRatio(
+                            scenario,
+                            mode,
+                            baseline,
+                            other.get().throughput().decisionsPerSecond()
+                                    / base.get().throughput().decisionsPerSecond(),
+                            (double) other.get().latency().p99Millis()
+                                    / Math.max(1, base.get().latency().p99Millis())));
                 }
             }
         }
@@ -44,8 +49,10 @@ record BenchmarkReport(
             Optional<RunResult> deep = find(runs, Scenario.UNIFORM.name(), mode);
             Optional<RunResult> shallow = find(runs, Scenario.SHALLOW_HISTORY.name(), mode);
             if (deep.isPresent() && shallow.isPresent()) {
-                historyRatios.add(new HistoryRatio(mode,
-                        deep.get().throughput().decisionsPerSecond() / shallow.get().throughput().decisionsPerSecond()));
+                historyRatios.add(new HistoryRatio(
+                        mode,
+                        deep.get().throughput().decisionsPerSecond()
+                                / shallow.get().throughput().decisionsPerSecond()));
             }
         }
         Double headline = modeRatios.stream()
@@ -58,26 +65,51 @@ record BenchmarkReport(
 
     String table() {
         StringBuilder text = new StringBuilder();
-        text.append(String.format("%-12s %-10s %6s %8s %12s %12s %9s %7s %7s %7s %9s%n",
-                "scenario", "mode", "keys", "history", "decisions/s", "incl.start", "rate", "p50 ms", "p99 ms",
-                "p999 ms", "approved"));
+        text.append(String.format(
+                "%-12s %-10s %6s %8s %12s %12s %9s %7s %7s %7s %9s%n",
+                "scenario",
+                "mode",
+                "keys",
+                "history",
+                "decisions/s",
+                "incl.start",
+                "rate",
+                "p50 ms",
+                "p99 ms",
+                "p999 ms",
+                "approved"));
         for (RunResult run : runs) {
-            text.append(String.format("%-12s %-10s %6d %7dh %12.0f %12.0f %9.0f %7d %7d %7d %8.1f%%%n",
-                    run.scenario(), run.mode(), run.keys(), run.historyRowsPerKey(),
-                    run.throughput().decisionsPerSecond(), run.throughput().withStartupDecisionsPerSecond(),
-                    run.latency().targetEventsPerSecond(), run.latency().p50Millis(), run.latency().p99Millis(),
-                    run.latency().p999Millis(), 100 * run.throughput().approvedShare()));
+            text.append(String.format(
+                    "%-12s %-10s %6d %7dh %12.0f %12.0f %9.0f %7d %7d %7d %8.1f%%%n",
+                    run.scenario(),
+                    run.mode(),
+                    run.keys(),
+                    run.historyRowsPerKey(),
+                    run.throughput().decisionsPerSecond(),
+                    run.throughput().withStartupDecisionsPerSecond(),
+                    run.latency().targetEventsPerSecond(),
+                    run.latency().p50Millis(),
+                    run.latency().p99Millis(),
+                    run.latency().p999Millis(),
+                    100 * run.throughput().approvedShare()));
         }
         for (ModeRatio ratio : modeRatios) {
-            text.append(String.format("%s / %s, %s: throughput x%.2f, p99 latency x%.2f%n",
-                    ratio.mode(), ratio.baseline(), ratio.scenario(), ratio.throughputRatio(), ratio.p99LatencyRatio()));
+            text.append(String.format(
+                    "%s / %s, %s: throughput x%.2f, p99 latency x%.2f%n",
+                    ratio.mode(),
+                    ratio.baseline(),
+                    ratio.scenario(),
+                    ratio.throughputRatio(),
+                    ratio.p99LatencyRatio()));
         }
         for (HistoryRatio ratio : historyRatios) {
-            text.append(String.format("%s: throughput with 30 days of history / with 1 day = %.2f%n",
+            text.append(String.format(
+                    "%s: throughput with 30 days of history / with 1 day = %.2f%n",
                     ratio.mode(), ratio.throughputRatio()));
         }
         if (headlineRatio != null) {
-            text.append(String.format("HEADLINE: %s decides x%.2f as many events per second as %s (uniform, 30 days)%n",
+            text.append(String.format(
+                    "HEADLINE: %s decides x%.2f as many events per second as %s (uniform, 30 days)%n",
                     modeRatios.get(0).mode(), headlineRatio, modeRatios.get(0).baseline()));
         }
         return text.toString();
@@ -96,6 +128,8 @@ record BenchmarkReport(
     }
 
     private static Optional<RunResult> find(List<RunResult> runs, String scenario, String mode) {
-        return runs.stream().filter(run -> run.scenario().equals(scenario) && run.mode().equals(mode)).findFirst();
+        return runs.stream()
+                .filter(run -> run.scenario().equals(scenario) && run.mode().equals(mode))
+                .findFirst();
     }
 }

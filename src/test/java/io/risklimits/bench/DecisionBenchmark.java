@@ -42,7 +42,8 @@ class DecisionBenchmark {
         long startedNanos = System.nanoTime();
         database.setSynchronousCommit(options.synchronousCommit());
         database.insertChannelLimits();
-        List<Scenario> scenarios = options.scenarios().stream().map(Scenario::named).toList();
+        List<Scenario> scenarios =
+                options.scenarios().stream().map(Scenario::named).toList();
         Map<Integer, BenchmarkKeys> keysByHistoryDays = loadHistory(scenarios);
         BenchmarkKeys warmupKeys = load(BenchmarkKeys.random(WARMUP_KEYS), 1);
         database.settle();
@@ -61,10 +62,16 @@ class DecisionBenchmark {
                 BenchmarkKeys keys = keysByHistoryDays.get(scenario.historyDays());
                 for (String mode : options.modes()) {
                     RunResult run = runner.run(scenario, mode, keys, options.events());
-                    System.out.printf("Benchmark: %s %s: %.0f decisions/s; at %.0f events/s p50 %d ms, p99 %d ms,"
-                                    + " p999 %d ms%n", scenario.name(), mode, run.throughput().decisionsPerSecond(),
-                            run.latency().targetEventsPerSecond(), run.latency().p50Millis(),
-                            run.latency().p99Millis(), run.latency().p999Millis());
+                    System.out.printf(
+                            "Benchmark: %s %s: %.0f decisions/s; at %.0f events/s p50 %d ms, p99 %d ms,"
+                                    + " p999 %d ms%n",
+                            scenario.name(),
+                            mode,
+                            run.throughput().decisionsPerSecond(),
+                            run.latency().targetEventsPerSecond(),
+                            run.latency().p50Millis(),
+                            run.latency().p99Millis(),
+                            run.latency().p999Millis());
                     runs.add(run);
                     resetAfter(keys);
                 }
@@ -77,10 +84,11 @@ class DecisionBenchmark {
     private Map<Integer, BenchmarkKeys> loadHistory(List<Scenario> scenarios) {
         Map<Integer, BenchmarkKeys> keysByHistoryDays = new HashMap<>();
         for (Scenario scenario : scenarios) {
-            keysByHistoryDays.computeIfAbsent(scenario.historyDays(),
-                    days -> load(BenchmarkKeys.random(options.keys()), days));
+            keysByHistoryDays.computeIfAbsent(
+                    scenario.historyDays(), days -> load(BenchmarkKeys.random(options.keys()), days));
             if (scenario.hasHotKey()) {
-                database.raiseLimitsOf(keysByHistoryDays.get(scenario.historyDays()).entityId(0));
+                database.raiseLimitsOf(
+                        keysByHistoryDays.get(scenario.historyDays()).entityId(0));
             }
         }
         return keysByHistoryDays;
@@ -90,7 +98,8 @@ class DecisionBenchmark {
         long startedNanos = System.nanoTime();
         long rows = database.loadHistory(keys, historyDays);
         double seconds = (System.nanoTime() - startedNanos) / 1e9;
-        System.out.printf("Benchmark: history of %d days for %d keys: %d buckets in %.1f s (%.0f rows/s)%n",
+        System.out.printf(
+                "Benchmark: history of %d days for %d keys: %d buckets in %.1f s (%.0f rows/s)%n",
                 historyDays, keys.size(), rows, seconds, rows / seconds);
         return keys;
     }
@@ -126,11 +135,17 @@ class DecisionBenchmark {
         System.out.println();
         System.out.print(report.table());
         ResultsWriter.write(report, options.resultsFile());
-        String subtitle = String.format("%d events per run, %d keys, concurrency %d, %d partitions; %d cores, %s",
-                options.events(), options.keys(), options.concurrency(), options.partitions(),
-                Runtime.getRuntime().availableProcessors(), server);
+        String subtitle = String.format(
+                "%d events per run, %d keys, concurrency %d, %d partitions; %d cores, %s",
+                options.events(),
+                options.keys(),
+                options.concurrency(),
+                options.partitions(),
+                Runtime.getRuntime().availableProcessors(),
+                server);
         ResultsWriter.write(options.chartFile(), SvgChart.render(report, subtitle));
-        System.out.printf("Benchmark: results in %s, chart in %s; %.0f s in all%n",
+        System.out.printf(
+                "Benchmark: results in %s, chart in %s; %.0f s in all%n",
                 options.resultsFile(), options.chartFile(), seconds);
     }
 
@@ -146,10 +161,16 @@ class DecisionBenchmark {
             long startRequestedMillis = System.currentTimeMillis();
             try (RunningService service = RunningService.start(topics, overrides(mode))) {
                 RunResult.Throughput throughput = throughput(topics, produced, startRequestedMillis);
-                RunResult.Latency latency = latency(
-                        topics, stream, throughput.decisionsPerSecond() * options.latencyLoadShare());
-                return new RunResult(scenario.name(), mode, keys.size(), scenario.historyDays() * 24,
-                        scenario.hotKeyShare(), throughput, latency);
+                RunResult.Latency latency =
+                        latency(topics, stream, throughput.decisionsPerSecond() * options.latencyLoadShare());
+                return new RunResult(
+                        scenario.name(),
+                        mode,
+                        keys.size(),
+                        scenario.historyDays() * 24,
+                        scenario.hotKeyShare(),
+                        throughput,
+                        latency);
             }
         }
 
@@ -171,8 +192,14 @@ class DecisionBenchmark {
             kafka.awaitRecords(topics.decisions(), start, produced.size(), options.phaseTimeout());
             Collection<DecisionLog.Appended> decided =
                     decisions.read(start, produced, options.phaseTimeout()).values();
-            long first = decided.stream().mapToLong(DecisionLog.Appended::appendedMillis).min().orElseThrow();
-            long last = decided.stream().mapToLong(DecisionLog.Appended::appendedMillis).max().orElseThrow();
+            long first = decided.stream()
+                    .mapToLong(DecisionLog.Appended::appendedMillis)
+                    .min()
+                    .orElseThrow();
+            long last = decided.stream()
+                    .mapToLong(DecisionLog.Appended::appendedMillis)
+                    .max()
+                    .orElseThrow();
             int count = decided.size();
             return new RunResult.Throughput(
                     count,
@@ -184,11 +211,13 @@ class DecisionBenchmark {
 
         /** Events at a fixed rate to the running service, for the configured duration. */
         private RunResult.Latency latency(RunningService.Topics topics, EventStream stream, double rate) {
-            int events = (int) Math.max(1, Math.round(rate * options.latencyDuration().toSeconds()));
+            int events = (int)
+                    Math.max(1, Math.round(rate * options.latencyDuration().toSeconds()));
             Map<TopicPartition, Long> before = kafka.endOffsets(topics.decisions());
             Map<String, Long> scheduled = driver.produceAtRate(topics.transactions(), stream, events, rate);
             kafka.awaitRecords(topics.decisions(), before, events, options.phaseTimeout());
-            Map<String, DecisionLog.Appended> decided = decisions.read(before, scheduled.keySet(), options.phaseTimeout());
+            Map<String, DecisionLog.Appended> decided =
+                    decisions.read(before, scheduled.keySet(), options.phaseTimeout());
             long[] millis = decided.entrySet().stream()
                     .mapToLong(entry -> entry.getValue().appendedMillis() - scheduled.get(entry.getKey()))
                     .toArray();
@@ -205,10 +234,14 @@ class DecisionBenchmark {
 
         private Map<String, Object> overrides(String mode) {
             return Map.of(
-                    "risk.decider.mode", mode,
-                    "risk.decider.concurrency", options.concurrency(),
-                    "risk.topics.partitions", options.partitions(),
-                    "risk.roles", "decider");
+                    "risk.decider.mode",
+                    mode,
+                    "risk.decider.concurrency",
+                    options.concurrency(),
+                    "risk.topics.partitions",
+                    options.partitions(),
+                    "risk.roles",
+                    "decider");
         }
 
         private static double approvedShare(Collection<DecisionLog.Appended> decided) {

@@ -35,12 +35,18 @@ final class DecisionLog {
         int expected = wanted.size();
         Map<String, Appended> decisions = new HashMap<>(expected * 2);
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.GROUP_ID_CONFIG, "bench-reader-" + UUID.randomUUID(),
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5_000,
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class))) {
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                ConsumerConfig.GROUP_ID_CONFIG,
+                "bench-reader-" + UUID.randomUUID(),
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                false,
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                5_000,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class))) {
             consumer.assign(from.keySet());
             from.forEach(consumer::seek);
             long deadline = System.nanoTime() + timeout.toNanos();
@@ -56,7 +62,9 @@ final class DecisionLog {
                     }
                     decisions.merge(
                             dedupeId,
-                            new Appended(record.timestamp(), "APPROVED".equals(decision.get("decision").stringValue())),
+                            new Appended(
+                                    record.timestamp(),
+                                    "APPROVED".equals(decision.get("decision").stringValue())),
                             (first, later) -> first.appendedMillis() <= later.appendedMillis() ? first : later);
                 }
             }

@@ -29,9 +29,8 @@ final class EventStream {
     record Event(String dedupeId, byte[] recordKey, byte[] payload) {}
 
     Event next() {
-        int keyIndex = scenario.hasHotKey() && random.nextDouble() < scenario.hotKeyShare()
-                ? 0
-                : random.nextInt(keys.size());
+        int keyIndex =
+                scenario.hasHotKey() && random.nextDouble() < scenario.hotKeyShare() ? 0 : random.nextInt(keys.size());
         long amount = MIN_AMOUNT + random.nextInt(MAX_AMOUNT - MIN_AMOUNT + 1);
         UUID dedupeId = UUID.randomUUID();
         byte[] payload = Events.json(Events.event(

@@ -18,12 +18,17 @@ final class LoadDriver implements AutoCloseable {
 
     LoadDriver(String bootstrapServers) {
         this.producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                ProducerConfig.ACKS_CONFIG,
+                "all",
                 // no batching delay: at a fixed rate an event should be appended when it is sent
-                ProducerConfig.LINGER_MS_CONFIG, 0,
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
+                ProducerConfig.LINGER_MS_CONFIG,
+                0,
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class));
     }
 
     /** Sends count events, waits until the broker has them all and returns their dedupe ids. */

@@ -21,8 +21,8 @@ record Scenario(String name, int historyDays, double hotKeyShare) {
         return List.of(UNIFORM, HOT_KEY, SHALLOW_HISTORY).stream()
                 .filter(scenario -> scenario.name.equals(name))
                 .findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("bench.scenarios: unknown scenario " + name
-                        + "; known: " + NAMES));
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "bench.scenarios: unknown scenario " + name + "; known: " + NAMES));
     }
 
     boolean hasHotKey() {

@@ -24,7 +24,8 @@ final class SvgChart {
     private SvgChart(BenchmarkReport report) {
         this.report = report;
         this.modes = report.runs().stream().map(RunResult::mode).distinct().toList();
-        this.scenarios = report.runs().stream().map(RunResult::scenario).distinct().toList();
+        this.scenarios =
+                report.runs().stream().map(RunResult::scenario).distinct().toList();
     }
 
     static String render(BenchmarkReport report, String subtitle) {
@@ -32,15 +33,24 @@ final class SvgChart {
     }
 
     private String draw(String subtitle) {
-        svg.append(format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\""
-                + " font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">%n", WIDTH, HEIGHT, WIDTH, HEIGHT));
+        svg.append(format(
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\""
+                        + " font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">%n",
+                WIDTH, HEIGHT, WIDTH, HEIGHT));
         svg.append(format("<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>%n", WIDTH, HEIGHT));
         text(WIDTH / 2.0, 26, "middle", 17, "bold", "risk-limits decider benchmark");
         text(WIDTH / 2.0, 48, "middle", 13, "normal", headline());
         text(WIDTH / 2.0, 66, "middle", 11, "normal", subtitle);
-        panel(70, 440, "decisions per second (higher is better)",
-                run -> run.throughput().decisionsPerSecond(), run -> format("%.0f", run.throughput().decisionsPerSecond()));
-        panel(560, 930, "p99 latency in ms at half of that rate (lower is better)",
+        panel(
+                70,
+                440,
+                "decisions per second (higher is better)",
+                run -> run.throughput().decisionsPerSecond(),
+                run -> format("%.0f", run.throughput().decisionsPerSecond()));
+        panel(
+                560,
+                930,
+                "p99 latency in ms at half of that rate (lower is better)",
                 run -> run.latency().p99Millis(),
                 run -> format("%d", run.latency().p99Millis()));
         legend();
@@ -53,11 +63,16 @@ final class SvgChart {
             return "one mode only: no ratio";
         }
         BenchmarkReport.ModeRatio first = report.modeRatios().get(0);
-        return format("%s / %s, uniform keys with 30 days of history: %.1fx the decisions per second",
+        return format(
+                "%s / %s, uniform keys with 30 days of history: %.1fx the decisions per second",
                 first.mode(), first.baseline(), report.headlineRatio());
     }
 
-    private void panel(int left, int right, String title, ToDoubleFunction<RunResult> value,
+    private void panel(
+            int left,
+            int right,
+            String title,
+            ToDoubleFunction<RunResult> value,
             java.util.function.Function<RunResult, String> label) {
         double max = report.runs().stream().mapToDouble(value).max().orElse(1);
         double scaleMax = niceCeiling(max);
@@ -65,7 +80,8 @@ final class SvgChart {
         for (int tick = 0; tick <= 5; tick++) {
             double tickValue = scaleMax * tick / 5;
             double y = y(tickValue, scaleMax);
-            svg.append(format("<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\"/>%n",
+            svg.append(format(
+                    "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\"/>%n",
                     left, y, right, y, tick == 0 ? "#444444" : "#e2e2e2"));
             text(left - 6, y + 4, "end", 10, "normal", format("%.0f", tickValue));
         }
@@ -80,7 +96,8 @@ final class SvgChart {
                 }
                 double x = groupLeft + bar * barWidth;
                 double top = y(value.applyAsDouble(run), scaleMax);
-                svg.append(format("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>%n",
+                svg.append(format(
+                        "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>%n",
                         x + 2, top, barWidth - 4, PLOT_BOTTOM - top, COLORS[bar % COLORS.length]));
                 text(x + barWidth / 2, top - 4, "middle", 10, "normal", label.apply(run));
             }
@@ -91,12 +108,18 @@ final class SvgChart {
     private void legend() {
         double x = WIDTH / 2.0 - modes.size() * 70;
         for (int i = 0; i < modes.size(); i++) {
-            svg.append(format("<rect x=\"%.1f\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\"/>%n",
+            svg.append(format(
+                    "<rect x=\"%.1f\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\"/>%n",
                     x, HEIGHT - 62, COLORS[i % COLORS.length]));
             text(x + 20, HEIGHT - 50, "start", 12, "normal", modes.get(i) + (i == 0 ? " (baseline)" : ""));
             x += 140;
         }
-        text(WIDTH / 2.0, HEIGHT - 18, "middle", 10, "normal",
+        text(
+                WIDTH / 2.0,
+                HEIGHT - 18,
+                "middle",
+                10,
+                "normal",
                 "throughput: events produced before start, first decision to last; latency: event scheduled"
                         + " -> decision appended to Kafka, open loop");
     }
@@ -127,7 +150,8 @@ final class SvgChart {
     }
 
     private void text(double x, double y, String anchor, int size, String weight, String content) {
-        svg.append(format("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\" font-weight=\"%s\">%s</text>%n",
+        svg.append(format(
+                "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\" font-weight=\"%s\">%s</text>%n",
                 x, y, anchor, size, weight, escape(content)));
     }
 

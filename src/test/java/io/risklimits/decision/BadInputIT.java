@@ -65,7 +65,8 @@ class BadInputIT {
     }
 
     /** One record as produced; offset is filled in when the broker has it. */
-    record Produced(String label, Kind kind, String dedupeId, List<String> errorFields, byte[] key, byte[] value, long offset) {
+    record Produced(
+            String label, Kind kind, String dedupeId, List<String> errorFields, byte[] key, byte[] value, long offset) {
 
         Produced at(long brokerOffset) {
             return new Produced(label, kind, dedupeId, errorFields, key, value, brokerOffset);
@@ -89,7 +90,9 @@ class BadInputIT {
             assertDeadLettersCarryTheOriginalAndWhereItCameFrom(produced, deadLetters);
             assertNothingWasCountedTwice(produced);
             assertTheConsumerCommittedPast(lastOffset);
-            assertThat(keyMismatches(service)).as("records whose key is not their payload's business key").isGreaterThanOrEqualTo(2);
+            assertThat(keyMismatches(service))
+                    .as("records whose key is not their payload's business key")
+                    .isGreaterThanOrEqualTo(2);
         }
     }
 
@@ -101,7 +104,10 @@ class BadInputIT {
      */
     @Test
     void anEventWithAYearOutsideRfc3339GetsAnInvalidDecision() {
-        Produced outOfRange = invalid("year -200000", TestKafka.utf8(businessKey), List.of("occurred_at"),
+        Produced outOfRange = invalid(
+                "year -200000",
+                TestKafka.utf8(businessKey),
+                List.of("occurred_at"),
                 e -> e.put("occurred_at", "-200000-01-01T00:00:00Z"));
         Produced after = valid("the record after it", TestKafka.utf8(businessKey), 100, e -> {});
         try (RunningService service = RunningService.start(topics);
@@ -137,16 +143,21 @@ class BadInputIT {
         }))));
         plan.add(valid("v4 with a 1 MB unknown field", key, 400, e -> e.put("note", "n".repeat(ONE_MEGABYTE))));
         plan.add(invalidRaw("amount 2^63", key, List.of("amount"), "9223372036854775808"));
-        plan.add(unreadable("a 500-digit number and no dedupe_id", key, TestKafka.utf8(
-                "{\"entity_id\":\"" + entity + "\",\"amount\":" + "9".repeat(500) + "}")));
+        plan.add(unreadable(
+                "a 500-digit number and no dedupe_id",
+                key,
+                TestKafka.utf8("{\"entity_id\":\"" + entity + "\",\"amount\":" + "9".repeat(500) + "}")));
         plan.add(invalid("wrong currency, far-future timestamp", key, List.of("currency", "occurred_at"), e -> {
             e.put("currency", "EUR");
             e.put("occurred_at", "9999-12-31T23:59:59Z");
         }));
-        plan.add(invalid("direction SIDEWAYS without key", null, List.of("direction"), e -> e.put("direction", "SIDEWAYS")));
+        plan.add(invalid(
+                "direction SIDEWAYS without key", null, List.of("direction"), e -> e.put("direction", "SIDEWAYS")));
         plan.add(unreadable("raw CR LF inside a string, dedupe_id readable", key, rawControlCharacters()));
-        plan.add(invalid("escaped CR LF in the channel", key, List.of("channel"), e -> e.put("channel", "CARD\r\nX-Evil: 1")));
-        plan.add(valid("v5 under a key that is not its business key", TestKafka.utf8("not-the-business-key"), 500, e -> {}));
+        plan.add(invalid(
+                "escaped CR LF in the channel", key, List.of("channel"), e -> e.put("channel", "CARD\r\nX-Evil: 1")));
+        plan.add(valid(
+                "v5 under a key that is not its business key", TestKafka.utf8("not-the-business-key"), 500, e -> {}));
         plan.add(valid("v6 without key", null, 600, e -> {}));
         plan.add(copy("v1 again", plan.get(0)));
         plan.add(copy("amount 0 again", amountZero));
@@ -161,14 +172,17 @@ class BadInputIT {
 
     private Produced invalid(String label, byte[] key, List<String> errorFields, Consumer<Map<String, Object>> change) {
         Map<String, Object> event = event(1, change);
-        return new Produced(label, Kind.INVALID, (String) event.get("dedupe_id"), errorFields, key, Events.json(event), -1);
+        return new Produced(
+                label, Kind.INVALID, (String) event.get("dedupe_id"), errorFields, key, Events.json(event), -1);
     }
 
     private Produced invalidRaw(String label, byte[] key, List<String> errorFields, String rawAmount) {
         Map<String, Object> event = event(1, e -> {});
-        String json = new String(Events.json(event), StandardCharsets.UTF_8).replace("\"amount\":1,", "\"amount\":" + rawAmount + ",");
+        String json = new String(Events.json(event), StandardCharsets.UTF_8)
+                .replace("\"amount\":1,", "\"amount\":" + rawAmount + ",");
         assertThat(json).contains(rawAmount);
-        return new Produced(label, Kind.INVALID, (String) event.get("dedupe_id"), errorFields, key, TestKafka.utf8(json), -1);
+        return new Produced(
+                label, Kind.INVALID, (String) event.get("dedupe_id"), errorFields, key, TestKafka.utf8(json), -1);
     }
 
     private static Produced unreadable(String label, byte[] key, byte[] value) {
@@ -176,7 +190,14 @@ class BadInputIT {
     }
 
     private static Produced copy(String label, Produced original) {
-        return new Produced(label, original.kind(), original.dedupeId(), original.errorFields(), original.key(), original.value(), -1);
+        return new Produced(
+                label,
+                original.kind(),
+                original.dedupeId(),
+                original.errorFields(),
+                original.key(),
+                original.value(),
+                -1);
     }
 
     private Map<String, Object> event(long amount, Consumer<Map<String, Object>> change) {
@@ -201,7 +222,8 @@ class BadInputIT {
         List<Produced> produced = new ArrayList<>();
         for (Produced record : plan) {
             try {
-                long offset = producer.send(new ProducerRecord<>(topics.transactions(), PARTITION, record.key(), record.value()))
+                long offset = producer.send(
+                                new ProducerRecord<>(topics.transactions(), PARTITION, record.key(), record.value()))
                         .get()
                         .offset();
                 produced.add(record.at(offset));
@@ -218,17 +240,23 @@ class BadInputIT {
         Map<String, Long> recordsPerDedupeId = produced.stream()
                 .filter(record -> record.dedupeId() != null)
                 .collect(Collectors.groupingBy(Produced::dedupeId, Collectors.counting()));
-        List<ConsumerRecord<byte[], byte[]>> records = TestKafka.readUntil(topics.decisions(), Duration.ofSeconds(40), read -> {
-            Map<String, Long> seen = read.stream()
-                    .collect(Collectors.groupingBy(record -> DecisionMessage.of(record).dedupeId(), Collectors.counting()));
-            return recordsPerDedupeId.entrySet().stream()
-                    .allMatch(entry -> seen.getOrDefault(entry.getKey(), 0L) >= entry.getValue());
-        });
+        List<ConsumerRecord<byte[], byte[]>> records =
+                TestKafka.readUntil(topics.decisions(), Duration.ofSeconds(40), read -> {
+                    Map<String, Long> seen = read.stream()
+                            .collect(Collectors.groupingBy(
+                                    record -> DecisionMessage.of(record).dedupeId(), Collectors.counting()));
+                    return recordsPerDedupeId.entrySet().stream()
+                            .allMatch(entry -> seen.getOrDefault(entry.getKey(), 0L) >= entry.getValue());
+                });
         Map<String, List<DecisionMessage>> byDedupeId = new LinkedHashMap<>();
         for (ConsumerRecord<byte[], byte[]> record : records) {
             DecisionMessage message = DecisionMessage.of(record); // schema-validates every message
-            byDedupeId.computeIfAbsent(message.dedupeId(), id -> new ArrayList<>()).add(message);
-            assertThat(record.key()).as("key of the decision on %s", message.dedupeId()).isEqualTo(decisionKey(produced, message));
+            byDedupeId
+                    .computeIfAbsent(message.dedupeId(), id -> new ArrayList<>())
+                    .add(message);
+            assertThat(record.key())
+                    .as("key of the decision on %s", message.dedupeId())
+                    .isEqualTo(decisionKey(produced, message));
         }
         return byDedupeId;
     }
@@ -236,15 +264,18 @@ class BadInputIT {
     /** The business key when the decision has one; otherwise the key of the record it answers. */
     private byte[] decisionKey(List<Produced> produced, DecisionMessage message) {
         JsonNode json = message.json();
-        if (json.get("entity_id").isNull() || json.get("channel").isNull() || json.get("direction").isNull()) {
+        if (json.get("entity_id").isNull()
+                || json.get("channel").isNull()
+                || json.get("direction").isNull()) {
             return produced.stream()
                     .filter(record -> message.dedupeId().equals(record.dedupeId()))
                     .findFirst()
                     .orElseThrow()
                     .key();
         }
-        return TestKafka.utf8(json.get("entity_id").stringValue() + ":" + json.get("channel").stringValue() + ":"
-                + json.get("direction").stringValue());
+        return TestKafka.utf8(
+                json.get("entity_id").stringValue() + ":" + json.get("channel").stringValue() + ":"
+                        + json.get("direction").stringValue());
     }
 
     private Map<Long, List<ConsumerRecord<byte[], byte[]>>> awaitDeadLetters(List<Produced> produced) {
@@ -252,9 +283,15 @@ class BadInputIT {
                 .filter(record -> record.kind() != Kind.VALID)
                 .map(Produced::offset)
                 .collect(Collectors.toSet());
-        List<ConsumerRecord<byte[], byte[]>> records = TestKafka.readUntil(topics.deadLetter(), Duration.ofSeconds(40),
-                read -> read.stream().map(BadInputIT::originalOffset).collect(Collectors.toSet()).containsAll(expected));
-        return records.stream().collect(Collectors.groupingBy(BadInputIT::originalOffset, LinkedHashMap::new, Collectors.toList()));
+        List<ConsumerRecord<byte[], byte[]>> records = TestKafka.readUntil(
+                topics.deadLetter(),
+                Duration.ofSeconds(40),
+                read -> read.stream()
+                        .map(BadInputIT::originalOffset)
+                        .collect(Collectors.toSet())
+                        .containsAll(expected));
+        return records.stream()
+                .collect(Collectors.groupingBy(BadInputIT::originalOffset, LinkedHashMap::new, Collectors.toList()));
     }
 
     // ---------------------------------------------------------------- assertions
@@ -277,21 +314,31 @@ class BadInputIT {
         for (Produced record : produced) {
             boolean decided = record.dedupeId() != null && decisions.containsKey(record.dedupeId());
             boolean deadLettered = deadLetters.containsKey(record.offset());
-            assertThat(decided || deadLettered).as("%s (offset %d) is accounted for", record.label(), record.offset()).isTrue();
+            assertThat(decided || deadLettered)
+                    .as("%s (offset %d) is accounted for", record.label(), record.offset())
+                    .isTrue();
         }
         for (Map.Entry<String, List<DecisionMessage>> entry : decisions.entrySet()) {
             List<DecisionMessage> messages = entry.getValue();
-            long records = produced.stream().filter(record -> entry.getKey().equals(record.dedupeId())).count();
+            long records = produced.stream()
+                    .filter(record -> entry.getKey().equals(record.dedupeId()))
+                    .count();
             assertThat(messages).as("messages for %s", entry.getKey()).hasSizeGreaterThanOrEqualTo((int) records);
-            assertThat(messages.get(0).replayed()).as("first message for %s is a replay", entry.getKey()).isFalse();
-            messages.forEach(message -> assertThat(message.withoutReplayedFlag()).isEqualTo(messages.get(0).withoutReplayedFlag()));
+            assertThat(messages.get(0).replayed())
+                    .as("first message for %s is a replay", entry.getKey())
+                    .isFalse();
+            messages.forEach(message -> assertThat(message.withoutReplayedFlag())
+                    .isEqualTo(messages.get(0).withoutReplayedFlag()));
             if (records > 1) {
-                assertThat(messages).as("the copy of %s is answered as a replay", entry.getKey()).anyMatch(DecisionMessage::replayed);
+                assertThat(messages)
+                        .as("the copy of %s is answered as a replay", entry.getKey())
+                        .anyMatch(DecisionMessage::replayed);
             }
         }
     }
 
-    private void assertValidEventsAreApprovedOnceInOrder(List<Produced> produced, Map<String, List<DecisionMessage>> decisions) {
+    private void assertValidEventsAreApprovedOnceInOrder(
+            List<Produced> produced, Map<String, List<DecisionMessage>> decisions) {
         long usedAmount = 0;
         long usedCount = 0;
         Set<String> seen = new HashSet<>();
@@ -315,27 +362,33 @@ class BadInputIT {
         assertThat(usedCount).as("distinct valid events").isEqualTo(7);
     }
 
-    private static void assertInvalidEventsGetAnInvalidDecision(List<Produced> produced, Map<String, List<DecisionMessage>> decisions) {
+    private static void assertInvalidEventsGetAnInvalidDecision(
+            List<Produced> produced, Map<String, List<DecisionMessage>> decisions) {
         for (Produced record : produced) {
             if (record.kind() != Kind.INVALID) {
                 continue;
             }
             for (DecisionMessage message : decisions.get(record.dedupeId())) {
                 JsonNode json = message.json();
-                assertThat(message.decision()).as("decision on %s", record.label()).isEqualTo("INVALID");
+                assertThat(message.decision())
+                        .as("decision on %s", record.label())
+                        .isEqualTo("INVALID");
                 assertThat(message.reason()).isEqualTo("INVALID_REQUEST");
                 List<String> fields = new ArrayList<>();
                 json.get("errors").forEach(error -> {
                     fields.add(error.get("field").stringValue());
                     assertThat(error.get("message").stringValue()).doesNotContain("X-Evil", "CCCCCCCC", "\r", "\n");
                 });
-                assertThat(fields).as("error fields of %s", record.label()).containsExactlyElementsOf(record.errorFields());
+                assertThat(fields)
+                        .as("error fields of %s", record.label())
+                        .containsExactlyElementsOf(record.errorFields());
                 record.errorFields().stream()
                         .filter(field -> !field.equals("occurred_at")) // a decision does not echo occurred_at
                         .forEach(field -> assertThat(json.get(field).isNull())
-                        .as("%s of %s is echoed as null", field, record.label())
-                        .isTrue());
-                assertThat(json.has("usage") || json.has("limits") || json.has("bucket_ts")).isFalse();
+                                .as("%s of %s is echoed as null", field, record.label())
+                                .isTrue());
+                assertThat(json.has("usage") || json.has("limits") || json.has("bucket_ts"))
+                        .isFalse();
             }
         }
     }
@@ -348,20 +401,35 @@ class BadInputIT {
             }
             for (ConsumerRecord<byte[], byte[]> letter : deadLetters.get(record.offset())) {
                 String what = record.label() + " at offset " + record.offset();
-                assertThat(letter.key()).as("key of the dead letter of %s", what).isEqualTo(record.key());
-                assertThat(letter.value()).as("value of the dead letter of %s", what).isEqualTo(record.value());
+                assertThat(letter.key())
+                        .as("key of the dead letter of %s", what)
+                        .isEqualTo(record.key());
+                assertThat(letter.value())
+                        .as("value of the dead letter of %s", what)
+                        .isEqualTo(record.value());
                 for (String name : DEAD_LETTER_HEADERS) {
-                    assertThat(letter.headers().headers(name)).as("header %s of %s", name, what).hasSize(1);
+                    assertThat(letter.headers().headers(name))
+                            .as("header %s of %s", name, what)
+                            .hasSize(1);
                 }
                 assertThat(header(letter, DeadLetterPublisher.ORIGINAL_TOPIC)).isEqualTo(topics.transactions());
-                assertThat(header(letter, DeadLetterPublisher.ORIGINAL_PARTITION)).isEqualTo(Integer.toString(PARTITION));
+                assertThat(header(letter, DeadLetterPublisher.ORIGINAL_PARTITION))
+                        .isEqualTo(Integer.toString(PARTITION));
                 assertThat(header(letter, DeadLetterPublisher.ERROR_CLASS))
                         .as("error class of %s", what)
-                        .isEqualTo(record.kind() == Kind.INVALID ? DeadLetterPublisher.INVALID_EVENT : DeadLetterPublisher.UNREADABLE_RECORD);
+                        .isEqualTo(
+                                record.kind() == Kind.INVALID
+                                        ? DeadLetterPublisher.INVALID_EVENT
+                                        : DeadLetterPublisher.UNREADABLE_RECORD);
                 String message = header(letter, DeadLetterPublisher.ERROR_MESSAGE);
                 assertThat(message).as("error message of %s", what).isNotBlank().hasSizeLessThan(4096);
-                assertThat(message.chars()).as("control characters in the error message of %s", what).noneMatch(Character::isISOControl);
-                record.errorFields().forEach(field -> assertThat(message).as("error message of %s", what).contains(field));
+                assertThat(message.chars())
+                        .as("control characters in the error message of %s", what)
+                        .noneMatch(Character::isISOControl);
+                record.errorFields()
+                        .forEach(field -> assertThat(message)
+                                .as("error message of %s", what)
+                                .contains(field));
             }
         }
     }
@@ -375,18 +443,23 @@ class BadInputIT {
         assertThat(((Number) totals.get("amount")).longValue()).isEqualTo(100 + 200 + 300 + 400 + 500 + 600 + 700);
         assertThat(((Number) totals.get("count")).longValue()).isEqualTo(7);
         Map<String, Long> logRows = new HashMap<>();
-        db.query("SELECT decision, count(*) AS n FROM risk_request_log WHERE entity_id = ? AND channel_code = ? GROUP BY decision",
+        db.query(
+                "SELECT decision, count(*) AS n FROM risk_request_log WHERE entity_id = ? AND channel_code = ? GROUP BY decision",
                 rs -> {
                     logRows.put(rs.getString("decision"), rs.getLong("n"));
                 },
-                entity, channel);
-        // amount 0, amount 2^63 and the currency/timestamp event have a business key; the other INVALID ones are keyless
+                entity,
+                channel);
+        // amount 0, amount 2^63 and the currency/timestamp event have a business key; the other INVALID ones are
+        // keyless
         assertThat(logRows).isEqualTo(Map.of("APPROVED", 7L, "INVALID", 3L));
     }
 
     private void assertTheConsumerCommittedPast(long lastOffset) {
         TopicPartition partition = new TopicPartition(topics.transactions(), PARTITION);
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestInfrastructure.get().bootstrapServers()))) {
+        try (Admin admin = Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                TestInfrastructure.get().bootstrapServers()))) {
             Awaitility.await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
                 OffsetAndMetadata committed = admin.listConsumerGroupOffsets(topics.groupId())
                         .partitionsToOffsetAndMetadata()
@@ -399,7 +472,10 @@ class BadInputIT {
     }
 
     private static double keyMismatches(RunningService service) {
-        return service.bean(MeterRegistry.class).get("risk.decider.record.key.mismatch").counter().count();
+        return service.bean(MeterRegistry.class)
+                .get("risk.decider.record.key.mismatch")
+                .counter()
+                .count();
     }
 
     private static long originalOffset(ConsumerRecord<byte[], byte[]> letter) {

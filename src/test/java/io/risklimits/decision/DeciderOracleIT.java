@@ -40,7 +40,8 @@ class DeciderOracleIT {
 
     private final JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
     private final Random random = new Random(SEED);
-    private final String channel = "ORC_" + UUID.randomUUID().toString().substring(0, 8).toUpperCase();
+    private final String channel =
+            "ORC_" + UUID.randomUUID().toString().substring(0, 8).toUpperCase();
 
     record Sent(String key, String dedupeId, byte[] payload, long amount, boolean invalid) {}
 
@@ -70,12 +71,13 @@ class DeciderOracleIT {
                         new ProducerRecord<>(topics.transactions(), TestKafka.utf8(event.key()), event.payload())));
             }
             TestKafka.confirm(sends);
-            List<DecisionMessage> messages = TestKafka.readAtLeast(topics.decisions(), EVENTS, Duration.ofMinutes(4))
-                    .stream()
-                    .map(DecisionMessage::of)
-                    .toList();
+            List<DecisionMessage> messages =
+                    TestKafka.readAtLeast(topics.decisions(), EVENTS, Duration.ofMinutes(4)).stream()
+                            .map(DecisionMessage::of)
+                            .toList();
             double seconds = (System.nanoTime() - started) / 1e9;
-            System.out.printf("Oracle (%s): %d events decided end to end in %.1f s: %.0f events/s%n",
+            System.out.printf(
+                    "Oracle (%s): %d events decided end to end in %.1f s: %.0f events/s%n",
                     mode, EVENTS, seconds, EVENTS / seconds);
             assertAgainstModel(sent, messages, model, overridden);
         }
@@ -86,7 +88,8 @@ class DeciderOracleIT {
         Map<String, List<DecisionMessage>> byDedupe = messages.stream()
                 .collect(Collectors.groupingBy(DecisionMessage::dedupeId, LinkedHashMap::new, Collectors.toList()));
         assertThat(byDedupe.keySet())
-                .containsExactlyInAnyOrderElementsOf(sent.stream().map(Sent::dedupeId).distinct().toList());
+                .containsExactlyInAnyOrderElementsOf(
+                        sent.stream().map(Sent::dedupeId).distinct().toList());
         byDedupe.values().forEach(DeciderOracleIT::assertAllAgree);
 
         Map<String, Boolean> decided = new HashMap<>();
@@ -114,8 +117,10 @@ class DeciderOracleIT {
                         .as("%s usage of %s", window, event.dedupeId())
                         .containsExactly(expected.usage().get(window));
                 ReferenceModel.Cap cap = caps.get(window);
-                assertThat(first.json().get("limits").get(window).get("amount").longValue()).isEqualTo(cap.amount());
-                assertThat(first.json().get("limits").get(window).get("count").longValue()).isEqualTo(cap.count());
+                assertThat(first.json().get("limits").get(window).get("amount").longValue())
+                        .isEqualTo(cap.amount());
+                assertThat(first.json().get("limits").get(window).get("count").longValue())
+                        .isEqualTo(cap.count());
             }
             if (expected.decision().equals("APPROVED")) {
                 approved++;
@@ -123,7 +128,8 @@ class DeciderOracleIT {
                 rejected++;
             }
         }
-        System.out.printf("Oracle: %d approved, %d rejected, %d replays checked%n",
+        System.out.printf(
+                "Oracle: %d approved, %d rejected, %d replays checked%n",
                 approved, rejected, sent.size() - decided.size());
         assertThat(approved).as("approved").isGreaterThan(EVENTS / 20);
         assertThat(rejected).as("rejected (the limits must bite)").isGreaterThan(EVENTS / 20);
@@ -186,10 +192,15 @@ class DeciderOracleIT {
                 String key = Events.businessKey(entities.get(i), channel, direction);
                 for (long[] row : rows) {
                     Instant bucket = hour.minus(Duration.ofHours(row[0]));
-                    db.update("INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts,"
+                    db.update(
+                            "INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts,"
                                     + " sum_amount, tx_count) VALUES (?, ?, ?, ?, ?, ?)",
-                            entities.get(i), channel, direction, LocalDateTime.ofInstant(bucket, ZoneOffset.UTC),
-                            row[1], row[2]);
+                            entities.get(i),
+                            channel,
+                            direction,
+                            LocalDateTime.ofInstant(bucket, ZoneOffset.UTC),
+                            row[1],
+                            row[2]);
                     model.history(key, bucket, row[1], row[2]);
                 }
             }

@@ -48,9 +48,11 @@ class LimitPolicyTest {
                 Window.LAST_7_DAYS, new Tally(10, 1),
                 Window.LAST_30_DAYS, new Tally(10, 1)));
 
-        assertThat(LimitPolicy.decide(5, everythingUsed, new Limits(everyWindowFull)).reason())
+        assertThat(LimitPolicy.decide(5, everythingUsed, new Limits(everyWindowFull))
+                        .reason())
                 .isEqualTo(Reason.LIMIT_24H_AMOUNT);
-        assertThat(LimitPolicy.decide(5, usage(Window.LAST_30_DAYS, 0, 1), new Limits(everyWindowFull)).reason())
+        assertThat(LimitPolicy.decide(5, usage(Window.LAST_30_DAYS, 0, 1), new Limits(everyWindowFull))
+                        .reason())
                 .isEqualTo(Reason.LIMIT_30D_COUNT);
     }
 
@@ -61,7 +63,8 @@ class LimitPolicyTest {
                 Window.LAST_7_DAYS, Tally.ZERO,
                 Window.LAST_30_DAYS, Tally.ZERO));
 
-        assertThat(LimitPolicy.decide(1_000_000_000_000_000L, huge, Limits.NONE)).isEqualTo(Outcome.approved());
+        assertThat(LimitPolicy.decide(1_000_000_000_000_000L, huge, Limits.NONE))
+                .isEqualTo(Outcome.approved());
     }
 
     @Test

@@ -87,7 +87,9 @@ class OneKeyManyPartitionsRaceIT {
             assertEveryEventDecidedOnce(sent, messages, audit);
             assertNoWindowAboveItsLimit(audit);
             assertHourlyAggregatesEqualApprovedAudit(audit);
-            assertThat(audit.stream().filter(row -> row.decision().equals("REJECTED")).count())
+            assertThat(audit.stream()
+                            .filter(row -> row.decision().equals("REJECTED"))
+                            .count())
                     .as("rejected events (the limits must bite)")
                     .isGreaterThan(EVENTS / 2);
         }
@@ -103,9 +105,10 @@ class OneKeyManyPartitionsRaceIT {
         byDedupe.forEach((dedupeId, ofOneEvent) -> {
             DecisionMessage first = ofOneEvent.get(0);
             assertThat(first.decision()).as("decision of %s", dedupeId).isEqualTo(decisionInAudit.get(dedupeId));
-            ofOneEvent.forEach(message ->
-                    assertThat(message.withoutReplayedFlag()).isEqualTo(first.withoutReplayedFlag()));
-            CAPS.forEach((window, cap) -> assertThat(first.json().get("limits").get(window).get("count").longValue())
+            ofOneEvent.forEach(
+                    message -> assertThat(message.withoutReplayedFlag()).isEqualTo(first.withoutReplayedFlag()));
+            CAPS.forEach((window, cap) -> assertThat(
+                            first.json().get("limits").get(window).get("count").longValue())
                     .as("%s count limit applied to %s", window, dedupeId)
                     .isEqualTo(cap.count()));
         });
@@ -120,9 +123,11 @@ class OneKeyManyPartitionsRaceIT {
             for (LocalDateTime end : approved.keySet()) {
                 Total used = approved.subMap(end.minusHours(hours - 1L), true, end, true).values().stream()
                         .reduce(new Total(0, 0), Total::plus);
-                assertThat(used.count()).as("%s count of APPROVED audit rows up to %s", window, end)
+                assertThat(used.count())
+                        .as("%s count of APPROVED audit rows up to %s", window, end)
                         .isLessThanOrEqualTo(cap.count());
-                assertThat(used.amount()).as("%s amount of APPROVED audit rows up to %s", window, end)
+                assertThat(used.amount())
+                        .as("%s amount of APPROVED audit rows up to %s", window, end)
                         .isLessThanOrEqualTo(cap.amount());
             }
         }
@@ -130,14 +135,19 @@ class OneKeyManyPartitionsRaceIT {
 
     private void assertHourlyAggregatesEqualApprovedAudit(List<AuditRow> audit) {
         Map<LocalDateTime, Total> aggregates = new TreeMap<>();
-        db.query("SELECT bucket_ts, sum_amount, tx_count FROM risk_hourly_agg"
+        db.query(
+                "SELECT bucket_ts, sum_amount, tx_count FROM risk_hourly_agg"
                         + " WHERE entity_id = ? AND channel_code = ? AND direction_code = ?",
                 row -> {
-                    aggregates.put(row.getObject("bucket_ts", LocalDateTime.class),
+                    aggregates.put(
+                            row.getObject("bucket_ts", LocalDateTime.class),
                             new Total(row.getLong("sum_amount"), row.getLong("tx_count")));
                 },
-                entity, CHANNEL, DIRECTION);
-        assertThat(aggregates).as("risk_hourly_agg against the APPROVED audit rows")
+                entity,
+                CHANNEL,
+                DIRECTION);
+        assertThat(aggregates)
+                .as("risk_hourly_agg against the APPROVED audit rows")
                 .isEqualTo(approvedByBucket(audit));
     }
 
@@ -150,28 +160,40 @@ class OneKeyManyPartitionsRaceIT {
     }
 
     private List<AuditRow> auditRows() {
-        return db.query("SELECT dedupe_id, decision, amount, bucket_ts FROM risk_request_log"
+        return db.query(
+                "SELECT dedupe_id, decision, amount, bucket_ts FROM risk_request_log"
                         + " WHERE entity_id = ? AND channel_code = ? AND direction_code = ?",
                 (row, rowNumber) -> new AuditRow(
                         row.getString("dedupe_id"),
                         row.getString("decision"),
                         row.getLong("amount"),
                         row.getObject("bucket_ts", LocalDateTime.class)),
-                entity, CHANNEL, DIRECTION);
+                entity,
+                CHANNEL,
+                DIRECTION);
     }
 
     private void insertLimitsForEntity() {
         CAPS.forEach((window, cap) -> db.update(
                 "INSERT INTO risk_limit (channel, direction, entity_id, window_name, max_amount, max_count)"
                         + " VALUES (?, ?, ?, ?, ?, ?)",
-                CHANNEL, DIRECTION, entity, window, cap.amount(), cap.count()));
+                CHANNEL,
+                DIRECTION,
+                entity,
+                window,
+                cap.amount(),
+                cap.count()));
     }
 
     /** Created here rather than by the services, so that every event is on the topic before anyone consumes. */
-    private static void createTransactionsTopic(RunningService.Topics topics) throws ExecutionException, InterruptedException {
+    private static void createTransactionsTopic(RunningService.Topics topics)
+            throws ExecutionException, InterruptedException {
         try (Admin admin = Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestInfrastructure.get().bootstrapServers()))) {
-            admin.createTopics(List.of(new NewTopic(topics.transactions(), PARTITIONS, (short) 1))).all().get();
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                TestInfrastructure.get().bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(topics.transactions(), PARTITIONS, (short) 1)))
+                    .all()
+                    .get();
         }
         TestKafka.awaitLeaders(List.of(topics.transactions()));
     }
@@ -187,7 +209,8 @@ class OneKeyManyPartitionsRaceIT {
                 UUID dedupeId = UUID.randomUUID();
                 long amount = 1 + random.nextInt(MAX_AMOUNT_PER_EVENT);
                 byte[] payload = Events.json(Events.event(dedupeId, entity, CHANNEL, DIRECTION, amount));
-                sends.add(producer.send(new ProducerRecord<>(topics.transactions(), i % PARTITIONS, recordKey, payload)));
+                sends.add(
+                        producer.send(new ProducerRecord<>(topics.transactions(), i % PARTITIONS, recordKey, payload)));
                 sent.add(dedupeId.toString());
             }
             TestKafka.confirm(sends);
@@ -196,10 +219,15 @@ class OneKeyManyPartitionsRaceIT {
     }
 
     private static List<DecisionMessage> readDecisionsOf(Set<String> sent, RunningService.Topics topics) {
-        return TestKafka.readUntil(topics.decisions(), Duration.ofSeconds(45), records -> records.stream()
-                        .map(record -> JSON.readTree(record.value()).get("dedupe_id").stringValue())
-                        .collect(Collectors.toSet())
-                        .containsAll(sent))
+        return TestKafka.readUntil(
+                        topics.decisions(),
+                        Duration.ofSeconds(45),
+                        records -> records.stream()
+                                .map(record -> JSON.readTree(record.value())
+                                        .get("dedupe_id")
+                                        .stringValue())
+                                .collect(Collectors.toSet())
+                                .containsAll(sent))
                 .stream()
                 .map(DecisionMessage::of)
                 .toList();

@@ -25,15 +25,18 @@ import org.springframework.jdbc.core.JdbcTemplate;
 class RedeliveryIT {
 
     private final JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
-    private final String channel = "RED_" + UUID.randomUUID().toString().substring(0, 8).toUpperCase();
+    private final String channel =
+            "RED_" + UUID.randomUUID().toString().substring(0, 8).toUpperCase();
     private final UUID entity = UUID.randomUUID();
     private final String key = Events.businessKey(entity, channel, "OUT");
 
     @ParameterizedTest
     @EnumSource(DeciderProperties.Mode.class)
     void aRedeliveredEventGetsItsStoredDecisionAgainAndConsumesNothing(DeciderProperties.Mode mode) {
-        db.update("INSERT INTO risk_limit (channel, direction, entity_id, window_name, max_amount, max_count)"
-                + " VALUES (?, 'OUT', NULL, '24h', 1000000, 3)", channel);
+        db.update(
+                "INSERT INTO risk_limit (channel, direction, entity_id, window_name, max_amount, max_count)"
+                        + " VALUES (?, 'OUT', NULL, '24h', 1000000, 3)",
+                channel);
         RunningService.Topics topics = RunningService.Topics.unique();
         byte[] approved = event(100);
         List<byte[]> firstRound = List.of(approved, event(100), event(100), event(100), event(0));
@@ -45,7 +48,8 @@ class RedeliveryIT {
                 KafkaProducer<byte[], byte[]> producer = TestKafka.producer()) {
             firstRound.forEach(value -> send(producer, topics, value));
             List<DecisionMessage> first = decisions(topics, 5);
-            assertThat(first).extracting(DecisionMessage::decision)
+            assertThat(first)
+                    .extracting(DecisionMessage::decision)
                     .containsExactly("APPROVED", "APPROVED", "APPROVED", "REJECTED", "INVALID");
             String bucketsBefore = buckets();
 
@@ -53,16 +57,25 @@ class RedeliveryIT {
             List<DecisionMessage> all = decisions(topics, 10);
             List<DecisionMessage> second = all.subList(5, 10);
 
-            assertThat(second).extracting(DecisionMessage::decision)
+            assertThat(second)
+                    .extracting(DecisionMessage::decision)
                     .containsExactly("APPROVED", "REJECTED", "INVALID", "REJECTED", "REJECTED");
             assertThat(second).extracting(DecisionMessage::replayed).containsExactly(true, true, true, false, true);
-            assertThat(second.get(0).withoutReplayedFlag()).isEqualTo(first.get(0).withoutReplayedFlag());
-            assertThat(second.get(1).withoutReplayedFlag()).isEqualTo(first.get(3).withoutReplayedFlag());
-            assertThat(second.get(2).withoutReplayedFlag()).isEqualTo(first.get(4).withoutReplayedFlag());
-            assertThat(second.get(4).withoutReplayedFlag()).isEqualTo(second.get(3).withoutReplayedFlag());
+            assertThat(second.get(0).withoutReplayedFlag())
+                    .isEqualTo(first.get(0).withoutReplayedFlag());
+            assertThat(second.get(1).withoutReplayedFlag())
+                    .isEqualTo(first.get(3).withoutReplayedFlag());
+            assertThat(second.get(2).withoutReplayedFlag())
+                    .isEqualTo(first.get(4).withoutReplayedFlag());
+            assertThat(second.get(4).withoutReplayedFlag())
+                    .isEqualTo(second.get(3).withoutReplayedFlag());
             assertThat(buckets()).as("hourly buckets after the redeliveries").isEqualTo(bucketsBefore);
-            assertThat(db.queryForList("SELECT count(*) FROM risk_request_log WHERE entity_id = ?"
-                    + " GROUP BY dedupe_id", Long.class, entity)).hasSize(6).containsOnly(1L);
+            assertThat(db.queryForList(
+                            "SELECT count(*) FROM risk_request_log WHERE entity_id = ?" + " GROUP BY dedupe_id",
+                            Long.class,
+                            entity))
+                    .hasSize(6)
+                    .containsOnly(1L);
         }
     }
 
@@ -81,7 +94,11 @@ class RedeliveryIT {
     }
 
     private String buckets() {
-        return db.queryForList("SELECT bucket_ts || ':' || sum_amount || ':' || tx_count FROM risk_hourly_agg"
-                + " WHERE entity_id = ? ORDER BY bucket_ts", String.class, entity).toString();
+        return db.queryForList(
+                        "SELECT bucket_ts || ':' || sum_amount || ':' || tx_count FROM risk_hourly_agg"
+                                + " WHERE entity_id = ? ORDER BY bucket_ts",
+                        String.class,
+                        entity)
+                .toString();
     }
 }

@@ -35,20 +35,31 @@ class RestartIT {
     private static final int MAX_COUNT_24H = 200;
 
     private final JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
-    private final String channel = "RST_" + UUID.randomUUID().toString().substring(0, 8).toUpperCase();
+    private final String channel =
+            "RST_" + UUID.randomUUID().toString().substring(0, 8).toUpperCase();
 
     @ParameterizedTest
     @EnumSource(DeciderProperties.Mode.class)
     void stoppingMidStreamLosesNothingAndAppliesNothingTwice(DeciderProperties.Mode mode) {
-        db.update("INSERT INTO risk_limit (channel, direction, entity_id, window_name, max_amount, max_count)"
-                + " VALUES (?, '*', NULL, '24h', 100000000, ?)", channel, MAX_COUNT_24H);
+        db.update(
+                "INSERT INTO risk_limit (channel, direction, entity_id, window_name, max_amount, max_count)"
+                        + " VALUES (?, '*', NULL, '24h', 100000000, ?)",
+                channel,
+                MAX_COUNT_24H);
         RunningService.Topics topics = RunningService.Topics.unique();
         Map<String, Object> settings = Map.of("risk.decider.mode", mode, "risk.roles", "decider");
         Set<String> sent;
 
         // small polls on one thread, so the first worker is surely stopped with work left
-        Map<String, Object> slowFirst = Map.of("risk.decider.mode", mode, "risk.roles", "decider",
-                "risk.decider.concurrency", 1, "spring.kafka.consumer.max-poll-records", 5);
+        Map<String, Object> slowFirst = Map.of(
+                "risk.decider.mode",
+                mode,
+                "risk.roles",
+                "decider",
+                "risk.decider.concurrency",
+                1,
+                "spring.kafka.consumer.max-poll-records",
+                5);
         try (RunningService first = RunningService.start(topics, slowFirst)) {
             sent = produce(topics);
             TestKafka.readAtLeast(topics.decisions(), EVENTS / 6, Duration.ofSeconds(60));
@@ -58,26 +69,38 @@ class RestartIT {
 
         List<DecisionMessage> messages;
         try (RunningService second = RunningService.start(topics, settings)) {
-            messages = TestKafka.readUntil(topics.decisions(), Duration.ofSeconds(120), records -> records.stream()
-                            .map(record -> DecisionMessage.of(record).dedupeId())
-                            .collect(Collectors.toSet())
-                            .containsAll(sent))
+            messages = TestKafka.readUntil(
+                            topics.decisions(),
+                            Duration.ofSeconds(120),
+                            records -> records.stream()
+                                    .map(record -> DecisionMessage.of(record).dedupeId())
+                                    .collect(Collectors.toSet())
+                                    .containsAll(sent))
                     .stream()
                     .map(DecisionMessage::of)
                     .toList();
         }
 
         assertThat(auditRows()).isEqualTo(EVENTS);
-        assertThat(db.queryForList("SELECT count(*) FROM risk_request_log WHERE channel_code = ? GROUP BY dedupe_id"
-                + " HAVING count(*) > 1", Long.class, channel)).isEmpty();
-        messages.stream().collect(Collectors.groupingBy(DecisionMessage::dedupeId)).values().forEach(copies ->
-                assertThat(copies).extracting(DecisionMessage::withoutReplayedFlag).containsOnly(
-                        copies.get(0).withoutReplayedFlag()));
+        assertThat(db.queryForList(
+                        "SELECT count(*) FROM risk_request_log WHERE channel_code = ? GROUP BY dedupe_id"
+                                + " HAVING count(*) > 1",
+                        Long.class,
+                        channel))
+                .isEmpty();
+        messages.stream()
+                .collect(Collectors.groupingBy(DecisionMessage::dedupeId))
+                .values()
+                .forEach(copies -> assertThat(copies)
+                        .extracting(DecisionMessage::withoutReplayedFlag)
+                        .containsOnly(copies.get(0).withoutReplayedFlag()));
         assertThat(db.queryForList("""
                 SELECT entity_id::text FROM risk_request_log
                 WHERE channel_code = ? AND decision = 'APPROVED'
                 GROUP BY entity_id HAVING count(*) > ?
-                """, String.class, channel, MAX_COUNT_24H)).as("keys over their 24h count").isEmpty();
+                """, String.class, channel, MAX_COUNT_24H))
+                .as("keys over their 24h count")
+                .isEmpty();
         assertThat(db.queryForList("""
                 SELECT coalesce(agg.entity_id, audit.entity_id)::text
                 FROM (SELECT entity_id, bucket_ts, sum_amount, tx_count FROM risk_hourly_agg WHERE channel_code = ?) AS agg
@@ -86,9 +109,15 @@ class RestartIT {
                            GROUP BY entity_id, bucket_ts) AS audit
                        ON (agg.entity_id, agg.bucket_ts) = (audit.entity_id, audit.bucket_ts)
                 WHERE agg.sum_amount IS DISTINCT FROM audit.sum_amount OR agg.tx_count IS DISTINCT FROM audit.tx_count
-                """, String.class, channel, channel)).as("buckets that differ from the approved audit rows").isEmpty();
-        assertThat(db.queryForObject("SELECT count(*) FROM risk_request_log WHERE channel_code = ? AND decision = 'REJECTED'",
-                Long.class, channel)).as("rejections (the limit must bite)").isPositive();
+                """, String.class, channel, channel))
+                .as("buckets that differ from the approved audit rows")
+                .isEmpty();
+        assertThat(db.queryForObject(
+                        "SELECT count(*) FROM risk_request_log WHERE channel_code = ? AND decision = 'REJECTED'",
+                        Long.class,
+                        channel))
+                .as("rejections (the limit must bite)")
+                .isPositive();
     }
 
     private Set<String> produce(RunningService.Topics topics) {

@@ -48,8 +48,8 @@ class RunningTotalsIT {
                       WHERE entity_id = ? AND channel_code = 'CARD' AND direction_code = 'OUT') AS buckets
                 WHERE running_amount <> expected_amount OR running_count <> expected_count
                 """, String.class, entity);
-        long buckets = db.queryForObject(
-                "SELECT count(*) FROM risk_hourly_agg WHERE entity_id = ?", Long.class, entity);
+        long buckets =
+                db.queryForObject("SELECT count(*) FROM risk_hourly_agg WHERE entity_id = ?", Long.class, entity);
         assertThat(buckets).isEqualTo(200);
         assertThat(mismatches).isEmpty();
     }

@@ -61,14 +61,24 @@ class TransactionEventReaderTest {
                 variant("channel of one character", e -> e.put("channel", "X")),
                 variant("channel with digits and underscore", e -> e.put("channel", "P2P_2026")),
                 variant("direction IN", e -> e.put("direction", "IN")),
-                variant("dedupe_id in upper case", e -> e.put("dedupe_id", DEDUPE_ID.toString().toUpperCase())),
-                variant("entity_id in upper case", e -> e.put("entity_id", ENTITY_ID.toString().toUpperCase())),
-                variant("occurred_at exactly at the allowed skew", e -> e.put("occurred_at", NOW.plus(MAX_CLOCK_SKEW).toString())),
+                variant(
+                        "dedupe_id in upper case",
+                        e -> e.put("dedupe_id", DEDUPE_ID.toString().toUpperCase())),
+                variant(
+                        "entity_id in upper case",
+                        e -> e.put("entity_id", ENTITY_ID.toString().toUpperCase())),
+                variant(
+                        "occurred_at exactly at the allowed skew",
+                        e -> e.put("occurred_at", NOW.plus(MAX_CLOCK_SKEW).toString())),
                 variant("occurred_at with a positive offset", e -> e.put("occurred_at", "2026-03-01T17:30:00+05:30")),
-                variant("occurred_at with fractional seconds", e -> e.put("occurred_at", "2026-03-01T11:59:59.123456789Z")),
-                variant("occurred_at far in the past (the contract bounds only the future)",
+                variant(
+                        "occurred_at with fractional seconds",
+                        e -> e.put("occurred_at", "2026-03-01T11:59:59.123456789Z")),
+                variant(
+                        "occurred_at far in the past (the contract bounds only the future)",
                         e -> e.put("occurred_at", "1970-01-01T00:00:00Z")),
-                variant("occurred_at in lower case t and z (RFC 3339 section 5.6)",
+                variant(
+                        "occurred_at in lower case t and z (RFC 3339 section 5.6)",
                         e -> e.put("occurred_at", "2026-03-01t11:00:00z")),
                 variant("an unknown extra field", e -> e.put("merchant", "ACME")),
                 variant("an unknown extra object", e -> e.put("meta", Map.of("a", List.of(1, 2, 3)))),
@@ -101,7 +111,10 @@ class TransactionEventReaderTest {
                 invalid("entity_id", "must be a UUID string", e -> e.put("entity_id", 42)),
                 invalid("entity_id", "must be a UUID string", e -> e.put("entity_id", "")),
                 invalid("entity_id", "must be a UUID string", e -> e.put("entity_id", "not-a-uuid")),
-                invalid("entity_id", "must be a UUID string", e -> e.put("entity_id", ENTITY_ID.toString().replace("-", ""))),
+                invalid(
+                        "entity_id",
+                        "must be a UUID string",
+                        e -> e.put("entity_id", ENTITY_ID.toString().replace("-", ""))),
                 invalid("entity_id", "must be a UUID string", e -> e.put("entity_id", "{" + ENTITY_ID + "}")),
                 invalid("entity_id", "must be a UUID string", e -> e.put("entity_id", ENTITY_ID + "\n")),
                 invalid("entity_id", "must be a UUID string", e -> e.put("entity_id", List.of(ENTITY_ID.toString()))),
@@ -156,17 +169,24 @@ class TransactionEventReaderTest {
                 invalid("occurred_at", "must be an RFC 3339", e -> e.put("occurred_at", "1772362800")),
                 invalid("occurred_at", "must be an RFC 3339", e -> e.put("occurred_at", "+2026-03-01T11:00:00Z")),
                 invalid("occurred_at", "must be an RFC 3339", e -> e.put("occurred_at", "2026-03-01T11:00:00Z\n")),
-                invalid("occurred_at", "must be an RFC 3339",
+                invalid(
+                        "occurred_at",
+                        "must be an RFC 3339",
                         e -> e.put("occurred_at", "2026-03-01T11:00:00." + "1".repeat(80) + "Z")),
                 invalid("occurred_at", "must be an RFC 3339", e -> e.put("occurred_at", ONE_MEBIBYTE)),
-                invalid("occurred_at", "in the future",
-                        e -> e.put("occurred_at", NOW.plus(MAX_CLOCK_SKEW).plusMillis(1).toString())),
-                invalid("occurred_at", "in the future", e -> e.put("occurred_at", NOW.plus(Duration.ofDays(1)).toString())),
+                invalid(
+                        "occurred_at",
+                        "in the future",
+                        e -> e.put(
+                                "occurred_at",
+                                NOW.plus(MAX_CLOCK_SKEW).plusMillis(1).toString())),
+                invalid(
+                        "occurred_at",
+                        "in the future",
+                        e -> e.put("occurred_at", NOW.plus(Duration.ofDays(1)).toString())),
                 invalid("occurred_at", "in the future", e -> e.put("occurred_at", "9999-12-31T23:59:59Z")),
-                invalid("occurred_at", "in the future",
-                        e -> e.put("occurred_at", "2026-03-01T12:06:00+00:00")),
-                invalid("occurred_at", "in the future",
-                        e -> e.put("occurred_at", "2026-03-01T11:06:00-01:00")));
+                invalid("occurred_at", "in the future", e -> e.put("occurred_at", "2026-03-01T12:06:00+00:00")),
+                invalid("occurred_at", "in the future", e -> e.put("occurred_at", "2026-03-01T11:06:00-01:00")));
     }
 
     @ParameterizedTest(name = "{0}: {1} ({index})")
@@ -179,7 +199,9 @@ class TransactionEventReaderTest {
             assertThat(error.field()).isEqualTo(field);
             assertThat(error.message()).contains(message);
         });
-        assertThat(fieldValue(invalid.fields(), field)).as("echo of the invalid field").isNull();
+        assertThat(fieldValue(invalid.fields(), field))
+                .as("echo of the invalid field")
+                .isNull();
     }
 
     // ---------------------------------------------------------------- amount, written as raw JSON
@@ -283,11 +305,15 @@ class TransactionEventReaderTest {
                 variant("dedupe_id an array", e -> e.put("dedupe_id", List.of(DEDUPE_ID.toString()))),
                 variant("dedupe_id empty", e -> e.put("dedupe_id", "")),
                 variant("dedupe_id not a UUID", e -> e.put("dedupe_id", "order-42")),
-                variant("dedupe_id without dashes", e -> e.put("dedupe_id", DEDUPE_ID.toString().replace("-", ""))),
+                variant(
+                        "dedupe_id without dashes",
+                        e -> e.put("dedupe_id", DEDUPE_ID.toString().replace("-", ""))),
                 variant("dedupe_id with braces", e -> e.put("dedupe_id", "{" + DEDUPE_ID + "}")),
                 variant("dedupe_id with a trailing LF", e -> e.put("dedupe_id", DEDUPE_ID + "\n")),
                 variant("dedupe_id with a leading space", e -> e.put("dedupe_id", " " + DEDUPE_ID)),
-                variant("dedupe_id with a non-hex digit", e -> e.put("dedupe_id", "g" + DEDUPE_ID.toString().substring(1))),
+                variant(
+                        "dedupe_id with a non-hex digit",
+                        e -> e.put("dedupe_id", "g" + DEDUPE_ID.toString().substring(1))),
                 variant("dedupe_id of 1 MiB", e -> e.put("dedupe_id", ONE_MEBIBYTE)),
                 variant("dedupe_id missing and every other field broken too", e -> {
                     e.remove("dedupe_id");
@@ -323,16 +349,20 @@ class TransactionEventReaderTest {
                 Arguments.of("a comment", "/* hi */" + event, "not JSON"),
                 Arguments.of("a trailing comma", "{" + body + ",}", "not JSON"),
                 Arguments.of("unquoted NaN", "{" + body + ",\"x\":NaN}", "not JSON"),
-                Arguments.of("a leading zero", "{" + body.replace("\"amount\":12345", "\"amount\":012345") + "}",
+                Arguments.of(
+                        "a leading zero",
+                        "{" + body.replace("\"amount\":12345", "\"amount\":012345") + "}",
                         "not JSON"),
                 Arguments.of("a raw LF inside a string", "{" + body + ",\"note\":\"a\nb\"}", "not JSON"),
                 Arguments.of("a raw CR inside a string", "{" + body + ",\"note\":\"a\rb\"}", "not JSON"),
                 Arguments.of("a raw NUL inside a string", "{" + body + ",\"note\":\"a\u0000b\"}", "not JSON"),
-                Arguments.of("a raw CR LF in the channel",
-                        "{" + body.replace("\"CARD\"", "\"CA\r\nRD\"") + "}", "not JSON"),
+                Arguments.of(
+                        "a raw CR LF in the channel", "{" + body.replace("\"CARD\"", "\"CA\r\nRD\"") + "}", "not JSON"),
                 Arguments.of("a bad escape", "{" + body + ",\"note\":\"\\q\"}", "not JSON"),
-                Arguments.of("a duplicate dedupe_id",
-                        "{" + body + ",\"dedupe_id\":\"" + UUID.randomUUID() + "\"}", "not JSON"),
+                Arguments.of(
+                        "a duplicate dedupe_id",
+                        "{" + body + ",\"dedupe_id\":\"" + UUID.randomUUID() + "\"}",
+                        "not JSON"),
                 Arguments.of("a duplicate amount", "{" + body + ",\"amount\":1}", "not JSON"),
                 Arguments.of("a duplicate unknown field", "{" + body + ",\"x\":1,\"x\":2}", "not JSON"),
                 Arguments.of("a UTF-8 byte order mark", "\ufeff" + event, "not JSON"));
@@ -347,10 +377,16 @@ class TransactionEventReaderTest {
     static Stream<Arguments> notUtf8() {
         byte[] event = bytes(event());
         return Stream.of(
-                Arguments.of("a lone continuation byte", new byte[] {'{', '"', 'a', '"', ':', '"', (byte) 0x80, '"', '}'}),
-                Arguments.of("a truncated two-byte sequence", new byte[] {'{', '"', 'a', '"', ':', '"', (byte) 0xC3, '"', '}'}),
-                Arguments.of("an overlong slash", new byte[] {'{', '"', 'a', '"', ':', '"', (byte) 0xC0, (byte) 0xAF, '"', '}'}),
-                Arguments.of("a surrogate encoded as in CESU-8",
+                Arguments.of(
+                        "a lone continuation byte", new byte[] {'{', '"', 'a', '"', ':', '"', (byte) 0x80, '"', '}'}),
+                Arguments.of(
+                        "a truncated two-byte sequence",
+                        new byte[] {'{', '"', 'a', '"', ':', '"', (byte) 0xC3, '"', '}'}),
+                Arguments.of(
+                        "an overlong slash",
+                        new byte[] {'{', '"', 'a', '"', ':', '"', (byte) 0xC0, (byte) 0xAF, '"', '}'}),
+                Arguments.of(
+                        "a surrogate encoded as in CESU-8",
                         new byte[] {'{', '"', 'a', '"', ':', '"', (byte) 0xED, (byte) 0xA0, (byte) 0x80, '"', '}'}),
                 Arguments.of("0xFF", new byte[] {(byte) 0xFF}),
                 Arguments.of("Latin-1 in an otherwise valid event", latin1Inside(event)),
@@ -375,9 +411,13 @@ class TransactionEventReaderTest {
      */
     static Stream<Arguments> beyondTheParserLimits() {
         return Stream.of(
-                Arguments.of("nesting 1000 deep in an unknown field", rawEvent("\"deep\":" + "[".repeat(1000) + "]".repeat(1000))),
-                Arguments.of("nesting 65 deep in an unknown field", rawEvent("\"deep\":" + "[".repeat(64) + "]".repeat(64))),
-                Arguments.of("an unknown string of 3 MiB", rawEvent("\"note\":\"" + "x".repeat(3 * 1024 * 1024) + "\"")),
+                Arguments.of(
+                        "nesting 1000 deep in an unknown field",
+                        rawEvent("\"deep\":" + "[".repeat(1000) + "]".repeat(1000))),
+                Arguments.of(
+                        "nesting 65 deep in an unknown field", rawEvent("\"deep\":" + "[".repeat(64) + "]".repeat(64))),
+                Arguments.of(
+                        "an unknown string of 3 MiB", rawEvent("\"note\":\"" + "x".repeat(3 * 1024 * 1024) + "\"")),
                 Arguments.of("an unknown number of 1001 digits", rawEvent("\"n\":" + "1".repeat(1001))));
     }
 
@@ -406,8 +446,8 @@ class TransactionEventReaderTest {
     void anAmountOfManyDigitsIsInvalidNotUnreadable() {
         ReadResult result = read(eventWithRawAmount("9".repeat(400)));
 
-        assertThat(assertInvalid(result).errors()).containsExactly(
-                new FieldError("amount", "must be between 1 and 1000000000000000"));
+        assertThat(assertInvalid(result).errors())
+                .containsExactly(new FieldError("amount", "must be between 1 and 1000000000000000"));
     }
 
     /** RFC 3339 (section 5.6) has four-digit years without a sign, and seconds are required. */
@@ -424,7 +464,10 @@ class TransactionEventReaderTest {
     void aTimestampThatIsNotRfc3339IsInvalid(String occurredAt) {
         ReadResult.Invalid invalid = assertInvalid(read(with(e -> e.put("occurred_at", occurredAt))));
 
-        assertThat(invalid.errors()).singleElement().extracting(FieldError::field).isEqualTo("occurred_at");
+        assertThat(invalid.errors())
+                .singleElement()
+                .extracting(FieldError::field)
+                .isEqualTo("occurred_at");
     }
 
     // ---------------------------------------------------------------- helpers

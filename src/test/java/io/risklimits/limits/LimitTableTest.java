@@ -48,8 +48,8 @@ class LimitTableTest {
 
     @Test
     void anOverrideOfOneWindowLeavesTheOthersToTheGeneralRows() {
-        LimitTable table = new LimitTable(List.of(
-                DEFAULT_24H, DEFAULT_7D, new LimitRow("*", "*", ENTITY, Window.LAST_24_HOURS, 10, 1)));
+        LimitTable table = new LimitTable(
+                List.of(DEFAULT_24H, DEFAULT_7D, new LimitRow("*", "*", ENTITY, Window.LAST_24_HOURS, 10, 1)));
 
         assertThat(table.limitsFor(CARD_OUT).of(Window.LAST_24_HOURS)).isEqualTo(new Limit(10L, 1L));
         assertThat(table.limitsFor(CARD_OUT).of(Window.LAST_7_DAYS)).isEqualTo(new Limit(5_000_000L, 500L));

@@ -47,7 +47,9 @@ public final class DecisionSchema {
     private static void assertValid(JsonSchema schema, byte[] message) {
         try {
             Set<ValidationMessage> problems = schema.validate(JSON.readTree(message));
-            assertThat(problems).as("schema problems of %s", new String(message)).isEmpty();
+            assertThat(problems)
+                    .as("schema problems of %s", new String(message))
+                    .isEmpty();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -55,7 +57,9 @@ public final class DecisionSchema {
 
     private static JsonSchema load(String file) {
         try {
-            SchemaValidatorsConfig config = SchemaValidatorsConfig.builder().formatAssertionsEnabled(true).build();
+            SchemaValidatorsConfig config = SchemaValidatorsConfig.builder()
+                    .formatAssertionsEnabled(true)
+                    .build();
             return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012)
                     .getSchema(Files.readString(Path.of("schemas", file)), config);
         } catch (IOException e) {

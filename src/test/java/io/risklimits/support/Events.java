@@ -13,7 +13,8 @@ public final class Events {
 
     private Events() {}
 
-    public static Map<String, Object> event(UUID dedupeId, UUID entityId, String channel, String direction, long amount) {
+    public static Map<String, Object> event(
+            UUID dedupeId, UUID entityId, String channel, String direction, long amount) {
         Map<String, Object> event = new LinkedHashMap<>();
         event.put("dedupe_id", dedupeId.toString());
         event.put("entity_id", entityId.toString());

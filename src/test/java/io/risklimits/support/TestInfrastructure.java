@@ -52,8 +52,9 @@ public final class TestInfrastructure {
             case "containers" -> true;
             case "embedded" -> false;
             case "auto" -> DockerClientFactory.instance().isDockerAvailable();
-            default -> throw new IllegalArgumentException(
-                    "risk.test.infrastructure must be auto, containers or embedded, not " + choice);
+            default ->
+                throw new IllegalArgumentException(
+                        "risk.test.infrastructure must be auto, containers or embedded, not " + choice);
         };
     }
 
@@ -74,8 +75,8 @@ public final class TestInfrastructure {
     private static TestInfrastructure startEmbedded() {
         try {
             EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
-            LocalKafkaBroker kafka = LocalKafkaBroker.start(
-                    freePort(), freePort(), Files.createTempDirectory("risk-limits-kafka"), 12);
+            LocalKafkaBroker kafka =
+                    LocalKafkaBroker.start(freePort(), freePort(), Files.createTempDirectory("risk-limits-kafka"), 12);
             Runtime.getRuntime().addShutdownHook(new Thread(kafka::stop));
             return new TestInfrastructure(
                     postgres.getJdbcUrl("postgres", "postgres"),

@@ -35,17 +35,25 @@ public final class TestKafka {
 
     public static KafkaProducer<byte[], byte[]> producer() {
         return new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, TestInfrastructure.get().bootstrapServers(),
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.LINGER_MS_CONFIG, 5,
-                ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 2 * 1024 * 1024,
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                TestInfrastructure.get().bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG,
+                "all",
+                ProducerConfig.LINGER_MS_CONFIG,
+                5,
+                ProducerConfig.MAX_REQUEST_SIZE_CONFIG,
+                2 * 1024 * 1024,
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class));
     }
 
-    public static void send(KafkaProducer<byte[], byte[]> producer, String topic, Integer partition, String key, byte[] value) {
+    public static void send(
+            KafkaProducer<byte[], byte[]> producer, String topic, Integer partition, String key, byte[] value) {
         try {
-            producer.send(new ProducerRecord<>(topic, partition, key == null ? null : utf8(key), value)).get();
+            producer.send(new ProducerRecord<>(topic, partition, key == null ? null : utf8(key), value))
+                    .get();
         } catch (InterruptedException | ExecutionException e) {
             throw new IllegalStateException(e);
         }
@@ -58,12 +66,17 @@ public final class TestKafka {
      */
     public static void awaitLeaders(Collection<String> topics) {
         try (Admin admin = Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestInfrastructure.get().bootstrapServers()))) {
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                TestInfrastructure.get().bootstrapServers()))) {
             Awaitility.await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
                 Map<TopicPartition, OffsetSpec> partitions = new HashMap<>();
-                admin.describeTopics(topics).allTopicNames().get().values().forEach(topic -> topic.partitions()
-                        .forEach(partition -> partitions.put(
-                                new TopicPartition(topic.name(), partition.partition()), OffsetSpec.latest())));
+                admin.describeTopics(topics)
+                        .allTopicNames()
+                        .get()
+                        .values()
+                        .forEach(topic -> topic.partitions()
+                                .forEach(partition -> partitions.put(
+                                        new TopicPartition(topic.name(), partition.partition()), OffsetSpec.latest())));
                 // answered by each partition's leader itself, which the metadata can announce a little early
                 admin.listOffsets(partitions).all().get();
                 return true;
@@ -91,12 +104,18 @@ public final class TestKafka {
             String topic, Duration timeout, Predicate<List<ConsumerRecord<byte[], byte[]>>> done) {
         List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestInfrastructure.get().bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class))) {
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                TestInfrastructure.get().bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG,
+                "test-reader-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                false,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class))) {
             consumer.subscribe(List.of(topic));
             Awaitility.await().atMost(timeout).pollInterval(Duration.ZERO).until(() -> {
                 consumer.poll(Duration.ofMillis(200)).forEach(records::add);
@@ -110,20 +129,28 @@ public final class TestKafka {
     public static List<ConsumerRecord<byte[], byte[]>> readAvailable(String topic) {
         List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestInfrastructure.get().bootstrapServers(),
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class))) {
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                TestInfrastructure.get().bootstrapServers(),
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                false,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class))) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
                     .map(info -> new TopicPartition(topic, info.partition()))
                     .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ZERO).until(() -> {
-                consumer.poll(Duration.ofMillis(100)).forEach(records::add);
-                return partitions.stream().allMatch(partition -> consumer.position(partition) >= end.get(partition));
-            });
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ZERO)
+                    .until(() -> {
+                        consumer.poll(Duration.ofMillis(100)).forEach(records::add);
+                        return partitions.stream()
+                                .allMatch(partition -> consumer.position(partition) >= end.get(partition));
+                    });
         }
         return records;
     }
