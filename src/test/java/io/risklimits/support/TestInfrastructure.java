@@ -74,7 +74,10 @@ public final class TestInfrastructure {
 
     private static TestInfrastructure startEmbedded() {
         try {
-            EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+            EmbeddedPostgres postgres = EmbeddedPostgres.builder()
+                    // PostgreSQL's 128 MB default is a toy setting; the benchmark's 30 days of history need more
+                    .setServerConfig("shared_buffers", System.getProperty("risk.test.postgres.shared-buffers", "1GB"))
+                    .start();
             LocalKafkaBroker kafka =
                     LocalKafkaBroker.start(freePort(), freePort(), Files.createTempDirectory("risk-limits-kafka"), 12);
             Runtime.getRuntime().addShutdownHook(new Thread(kafka::stop));
