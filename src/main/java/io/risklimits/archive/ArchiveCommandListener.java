@@ -27,11 +27,14 @@ class ArchiveCommandListener {
     private final Archiver archiver;
     private final KafkaTemplate<byte[], byte[]> kafka;
     private final TopicProperties topics;
+    private final ArchiverMetrics metrics;
 
-    ArchiveCommandListener(Archiver archiver, KafkaTemplate<byte[], byte[]> kafka, TopicProperties topics) {
+    ArchiveCommandListener(
+            Archiver archiver, KafkaTemplate<byte[], byte[]> kafka, TopicProperties topics, ArchiverMetrics metrics) {
         this.archiver = archiver;
         this.kafka = kafka;
         this.topics = topics;
+        this.metrics = metrics;
     }
 
     // a catch-up run can take longer than the default max.poll.interval.ms of five minutes
@@ -71,5 +74,6 @@ class ArchiveCommandListener {
                 : result.commandId().toString().getBytes(StandardCharsets.UTF_8);
         kafka.send(topics.archiveResults(), key, result.toJson().getBytes(StandardCharsets.UTF_8))
                 .get(60, TimeUnit.SECONDS);
+        metrics.commandAnswered(result);
     }
 }

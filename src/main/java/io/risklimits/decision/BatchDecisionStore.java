@@ -39,19 +39,22 @@ public class BatchDecisionStore {
     private final RequestLogRepository requestLog;
     private final RunningUsageRepository runningUsage;
     private final HourlyUsageRepository hourlyUsage;
+    private final DeciderMetrics metrics;
 
     BatchDecisionStore(
             JdbcClient jdbc,
             PlatformTransactionManager transactionManager,
             RequestLogRepository requestLog,
             RunningUsageRepository runningUsage,
-            HourlyUsageRepository hourlyUsage) {
+            HourlyUsageRepository hourlyUsage,
+            DeciderMetrics metrics) {
         this.jdbc = jdbc;
         this.readCommitted = new TransactionTemplate(transactionManager);
         this.readCommitted.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
         this.requestLog = requestLog;
         this.runningUsage = runningUsage;
         this.hourlyUsage = hourlyUsage;
+        this.metrics = metrics;
     }
 
     /**
@@ -65,7 +68,7 @@ public class BatchDecisionStore {
         return readCommitted.execute(status -> {
             Set<BusinessKey> keys = new LinkedHashSet<>();
             events.forEach(event -> keys.add(event.businessKey()));
-            lockAll(keys);
+            metrics.timeLocking(() -> lockAll(keys));
             Map<RequestId, Decision> known = new HashMap<>(requestLog.findAll(events));
             // read after the locks, so decisions of one key are made in clock order
             Instant decidedAt = databaseClock();
@@ -96,6 +99,7 @@ public class BatchDecisionStore {
             }
             hourlyUsage.addToBuckets(approved, bucket);
             requestLog.insertAllLimitChecked(made, bucket, decidedAt);
+            metrics.batchDecided(events.size());
             return answers;
         });
     }

@@ -31,17 +31,20 @@ public class DecisionStore {
     private final TransactionTemplate readCommitted;
     private final RequestLogRepository requestLog;
     private final HourlyUsageRepository hourlyUsage;
+    private final DeciderMetrics metrics;
 
     DecisionStore(
             JdbcClient jdbc,
             PlatformTransactionManager transactionManager,
             RequestLogRepository requestLog,
-            HourlyUsageRepository hourlyUsage) {
+            HourlyUsageRepository hourlyUsage,
+            DeciderMetrics metrics) {
         this.jdbc = jdbc;
         this.readCommitted = new TransactionTemplate(transactionManager);
         this.readCommitted.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
         this.requestLog = requestLog;
         this.hourlyUsage = hourlyUsage;
+        this.metrics = metrics;
     }
 
     /** Decides a valid event against the limits, or returns the decision already made for its dedupe_id. */
@@ -87,11 +90,11 @@ public class DecisionStore {
     }
 
     private void lock(BusinessKey key) {
-        jdbc.sql(LOCK_BUSINESS_KEY)
+        metrics.timeLocking(() -> jdbc.sql(LOCK_BUSINESS_KEY)
                 .param("entityId", key.entityId())
                 .param("channel", key.channel())
                 .param("direction", key.direction().name())
-                .query(rs -> {});
+                .query(rs -> {}));
     }
 
     private Instant databaseClock() {

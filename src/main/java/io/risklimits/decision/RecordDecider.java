@@ -63,12 +63,12 @@ class RecordDecider {
     private CompletableFuture<?> decideValid(ConsumerRecord<byte[], byte[]> record, TransactionEvent event) {
         keyCheck.warnOnMismatch(record, event);
         Decision decision = store.decide(event, limits.limitsFor(event.businessKey()));
-        return decisions.publish(decision, record.key());
+        return decisions.publish(decision, record);
     }
 
     /** Publishes a decision made for this record elsewhere (in a batch). */
     CompletableFuture<?> publish(ConsumerRecord<byte[], byte[]> record, Decision decision) {
-        return decisions.publish(decision, record.key());
+        return decisions.publish(decision, record);
     }
 
     private CompletableFuture<?> decideInvalid(ConsumerRecord<byte[], byte[]> record, ReadResult.Invalid invalid) {
@@ -77,7 +77,7 @@ class RecordDecider {
                 .map(error -> error.field() + " " + error.message())
                 .collect(Collectors.joining("; "));
         return CompletableFuture.allOf(
-                decisions.publish(decision, record.key()),
+                decisions.publish(decision, record),
                 deadLetters.publish(record, DeadLetterPublisher.INVALID_EVENT, summary));
     }
 }

@@ -1,5 +1,7 @@
 package io.risklimits.kafka;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -30,10 +32,12 @@ public class DeadLetterPublisher {
 
     private final KafkaTemplate<byte[], byte[]> kafka;
     private final TopicProperties topics;
+    private final MeterRegistry meters;
 
-    DeadLetterPublisher(KafkaTemplate<byte[], byte[]> kafka, TopicProperties topics) {
+    DeadLetterPublisher(KafkaTemplate<byte[], byte[]> kafka, TopicProperties topics, MeterRegistry meters) {
         this.kafka = kafka;
         this.topics = topics;
+        this.meters = meters;
     }
 
     public CompletableFuture<SendResult<byte[], byte[]>> publish(
@@ -44,7 +48,25 @@ public class DeadLetterPublisher {
         headers.add(ORIGINAL_TOPIC, utf8(record.topic()));
         headers.add(ORIGINAL_PARTITION, utf8(Integer.toString(record.partition())));
         headers.add(ORIGINAL_OFFSET, utf8(Long.toString(record.offset())));
-        return kafka.send(new ProducerRecord<>(topics.deadLetter(), null, null, record.key(), record.value(), headers));
+        return kafka.send(new ProducerRecord<>(topics.deadLetter(), null, null, record.key(), record.value(), headers))
+                .whenComplete((sent, failure) -> {
+                    if (failure == null) {
+                        counter(errorClass).increment();
+                    }
+                });
+    }
+
+    /** Dead letters by kind: unreadable records, invalid events, and records whose retries ran out. */
+    private Counter counter(String errorClass) {
+        String kind = switch (errorClass) {
+            case UNREADABLE_RECORD -> "unreadable";
+            case INVALID_EVENT -> "invalid";
+            default -> "retries_exhausted";
+        };
+        return Counter.builder("risk.dead.letters")
+                .description("records copied to the dead-letter topic, confirmed by the broker")
+                .tag("kind", kind)
+                .register(meters);
     }
 
     private static byte[] utf8(String text) {

@@ -23,6 +23,17 @@ public final class RunningService implements AutoCloseable {
     }
 
     public static RunningService start(Topics topics, Map<String, Object> overrides) {
+        return start(topics, overrides, WebApplicationType.NONE);
+    }
+
+    /** The service with its HTTP port (actuator) on a free port; see {@link #baseUrl()}. */
+    public static RunningService startServing(Topics topics, Map<String, Object> overrides) {
+        Map<String, Object> withPort = new HashMap<>(overrides);
+        withPort.putIfAbsent("server.port", 0);
+        return start(topics, withPort, WebApplicationType.SERVLET);
+    }
+
+    private static RunningService start(Topics topics, Map<String, Object> overrides, WebApplicationType web) {
         TestInfrastructure infrastructure = TestInfrastructure.get();
         Map<String, Object> properties = new HashMap<>();
         properties.put("spring.datasource.url", infrastructure.jdbcUrl());
@@ -40,9 +51,8 @@ public final class RunningService implements AutoCloseable {
         String[] arguments = properties.entrySet().stream()
                 .map(entry -> "--" + entry.getKey() + "=" + entry.getValue())
                 .toArray(String[]::new);
-        ConfigurableApplicationContext context = new SpringApplicationBuilder(Application.class)
-                .web(WebApplicationType.NONE)
-                .run(arguments);
+        ConfigurableApplicationContext context =
+                new SpringApplicationBuilder(Application.class).web(web).run(arguments);
         TestKafka.awaitLeaders(List.of(topics.transactions(), topics.decisions(), topics.deadLetter()));
         return new RunningService(context);
     }
@@ -53,6 +63,11 @@ public final class RunningService implements AutoCloseable {
 
     public <T> T bean(Class<T> type) {
         return context.getBean(type);
+    }
+
+    /** http://localhost:port of a service started with {@link #startServing}. */
+    public String baseUrl() {
+        return "http://localhost:" + context.getEnvironment().getProperty("local.server.port");
     }
 
     @Override

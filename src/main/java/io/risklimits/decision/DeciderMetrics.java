@@ -1,0 +1,75 @@
+package io.risklimits.decision;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import org.springframework.stereotype.Component;
+
+/**
+ * The decider's meters, named once so the dashboard (docs/grafana) and the code cannot drift apart.
+ * Tags are bounded: decision, reason and mode take a handful of values each.
+ */
+@Component
+class DeciderMetrics {
+
+    private final MeterRegistry meters;
+    private final Counter dedupeHits;
+    private final Timer latency;
+    private final DistributionSummary batchSize;
+    private final Timer lockWait;
+
+    DeciderMetrics(MeterRegistry meters) {
+        this.meters = meters;
+        this.dedupeHits = Counter.builder("risk.decider.dedupe.hits")
+                .description("events whose dedupe_id was already decided: the stored decision was published again")
+                .register(meters);
+        this.latency = Timer.builder("risk.decision.latency")
+                .description("from the event's record timestamp to its decision confirmed on the decisions topic")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofMinutes(1))
+                .register(meters);
+        this.batchSize = DistributionSummary.builder("risk.decider.batch.size")
+                .description("valid events decided together in one database transaction (batched mode)")
+                .baseUnit("events")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(1.0)
+                .maximumExpectedValue(10_000.0)
+                .register(meters);
+        this.lockWait = Timer.builder("risk.decider.lock.wait")
+                .description("time to acquire the business keys' advisory locks of one transaction")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofNanos(100_000))
+                .maximumExpectedValue(Duration.ofSeconds(30))
+                .register(meters);
+    }
+
+    /** Counts a decision message confirmed by the broker. */
+    void published(Decision decision, long recordTimestampMillis) {
+        Counter.builder("risk.decisions")
+                .description("decision messages confirmed on the decisions topic")
+                .tag("decision", decision.verdict().name())
+                .tag(
+                        "reason",
+                        decision.reason() == null ? "none" : decision.reason().name())
+                .tag("replayed", Boolean.toString(decision.replayed()))
+                .register(meters)
+                .increment();
+        if (decision.replayed()) {
+            dedupeHits.increment();
+        }
+        if (recordTimestampMillis > 0) {
+            latency.record(Duration.ofMillis(Math.max(0, System.currentTimeMillis() - recordTimestampMillis)));
+        }
+    }
+
+    void batchDecided(int events) {
+        batchSize.record(events);
+    }
+
+    void timeLocking(Runnable locking) {
+        lockWait.record(locking);
+    }
+}
