@@ -53,9 +53,9 @@ class DecisionPublisher {
                 .addKeyValue("partition", record.partition())
                 .addKeyValue("offset", record.offset())
                 .log(
-                        "Decision {} {} for dedupe_id {}{}",
+                        "Decision {}{} for dedupe_id {}{}",
                         decision.verdict(),
-                        decision.reason() == null ? "" : decision.reason(),
+                        decision.reason() == null ? "" : " " + decision.reason(),
                         decision.dedupeId(),
                         decision.replayed() ? " (replayed)" : "");
     }
