@@ -12,10 +12,16 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -107,6 +113,12 @@ class MetricsAndHealthIT {
                 assertThat(metrics.value("risk_archiver_cursor_lag_seconds")).isZero();
             });
 
+            PrometheusScrape metrics = scrape(service);
+            assertThat(dashboardMetricNames())
+                    .as("every metric the Grafana dashboard queries is served")
+                    .isNotEmpty()
+                    .allSatisfy(name -> assertThat(metrics.has(name)).as(name).isTrue());
+
             JsonNode health = health(service);
             assertThat(health.at("/status").stringValue()).isEqualTo("UP");
             assertThat(health.at("/components/db/status").stringValue()).isEqualTo("UP");
@@ -167,6 +179,17 @@ class MetricsAndHealthIT {
         return JSON.readTree(TestKafka.readAtLeast(topics.archiveResults(), 1, PATIENCE)
                 .get(0)
                 .value());
+    }
+
+    private static Set<String> dashboardMetricNames() throws Exception {
+        String dashboard = Files.readString(Path.of("docs/grafana/risk-limits.json"));
+        Matcher name =
+                Pattern.compile("\\b((?:risk|kafka_consumer)_[a-z_]+)\\b").matcher(dashboard);
+        Set<String> names = new TreeSet<>();
+        while (name.find()) {
+            names.add(name.group(1));
+        }
+        return names;
     }
 
     private static PrometheusScrape scrape(RunningService service) {
