@@ -40,6 +40,7 @@ public class BatchDecisionStore {
     private final RunningUsageRepository runningUsage;
     private final HourlyUsageRepository hourlyUsage;
     private final DeciderMetrics metrics;
+    private final CrashPoints crashPoints;
 
     BatchDecisionStore(
             JdbcClient jdbc,
@@ -47,7 +48,8 @@ public class BatchDecisionStore {
             RequestLogRepository requestLog,
             RunningUsageRepository runningUsage,
             HourlyUsageRepository hourlyUsage,
-            DeciderMetrics metrics) {
+            DeciderMetrics metrics,
+            CrashPoints crashPoints) {
         this.jdbc = jdbc;
         this.readCommitted = new TransactionTemplate(transactionManager);
         this.readCommitted.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
@@ -55,6 +57,7 @@ public class BatchDecisionStore {
         this.runningUsage = runningUsage;
         this.hourlyUsage = hourlyUsage;
         this.metrics = metrics;
+        this.crashPoints = crashPoints;
     }
 
     /**
@@ -100,6 +103,7 @@ public class BatchDecisionStore {
             hourlyUsage.addToBuckets(approved, bucket);
             requestLog.insertAllLimitChecked(made, bucket, decidedAt);
             metrics.batchDecided(events.size());
+            crashPoints.reached(CrashPoints.Point.BEFORE_COMMIT);
             return answers;
         });
     }

@@ -28,11 +28,14 @@ class TransactionListener {
     private final RecordDecider decider;
     private final BatchDecider batchDecider;
     private final DeciderProperties properties;
+    private final CrashPoints crashPoints;
 
-    TransactionListener(RecordDecider decider, BatchDecider batchDecider, DeciderProperties properties) {
+    TransactionListener(
+            RecordDecider decider, BatchDecider batchDecider, DeciderProperties properties, CrashPoints crashPoints) {
         this.decider = decider;
         this.batchDecider = batchDecider;
         this.properties = properties;
+        this.crashPoints = crashPoints;
     }
 
     @KafkaListener(
@@ -44,6 +47,7 @@ class TransactionListener {
     void onPoll(List<ConsumerRecord<byte[], byte[]>> records) {
         Map<Integer, Decision> decidedTogether =
                 properties.mode() == DeciderProperties.Mode.BATCHED ? decideTogether(records) : Map.of();
+        crashPoints.reached(CrashPoints.Point.AFTER_COMMIT);
         List<CompletableFuture<?>> sends = new ArrayList<>(records.size());
         for (int i = 0; i < records.size(); i++) {
             ConsumerRecord<byte[], byte[]> record = records.get(i);
@@ -56,6 +60,7 @@ class TransactionListener {
             }
         }
         awaitSends(records, sends);
+        crashPoints.reached(CrashPoints.Point.AFTER_SEND);
     }
 
     private Map<Integer, Decision> decideTogether(List<ConsumerRecord<byte[], byte[]>> records) {
