@@ -1,6 +1,7 @@
 package io.risklimits.decision;
 
 import io.risklimits.kafka.FailureKind;
+import io.risklimits.kafka.LogSafe;
 import io.risklimits.limits.LimitCatalog;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -55,7 +56,11 @@ class BatchDecider {
             if (FailureKind.of(failure) == FailureKind.INFRASTRUCTURE) {
                 throw failure;
             }
-            log.warn("A batch of {} events failed; deciding them one by one: {}", events.size(), failure.toString());
+            // a database error can echo values of the batch's records: one escaped, bounded line
+            log.warn(
+                    "A batch of {} events failed; deciding them one by one: {}",
+                    events.size(),
+                    LogSafe.text(failure.toString()));
             return Map.of();
         }
         Map<Integer, Decision> byIndex = new HashMap<>();

@@ -1,5 +1,6 @@
 package io.risklimits.decision;
 
+import io.risklimits.kafka.LogSafe;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -25,8 +26,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Reads a transactions-topic record and applies every rule of the contract. Error messages never
- * quote the input, so a hostile value cannot reach logs or downstream topics through them.
+ * Reads a transactions-topic record and applies every rule of the contract. Field error messages
+ * never quote the input, and the parser's message for a value that is not JSON (which may quote a
+ * token of it) goes through {@link LogSafe}, so a hostile value cannot reach logs or downstream
+ * topics through them as more than one bounded, escaped line.
  */
 public final class TransactionEventReader {
 
@@ -41,10 +44,20 @@ public final class TransactionEventReader {
     private static final Pattern RFC_3339 = Pattern.compile(
             "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})", Pattern.CASE_INSENSITIVE);
 
+    // Jackson's read limits, set on purpose rather than left at its defaults (20 MB strings, nesting 500 in 3.x):
+    // - nesting 64: an event is one flat object; 64 leaves room for producers' extra objects, which are
+    //   ignored, while bounding the tree builder's recursion
+    // - numbers of 1000 characters: a many-digit amount is still read and answered INVALID, as the contract
+    //   asks; beyond that BigInteger parsing grows faster than linearly, and the record is a dead letter
+    // - strings of 2 MiB and documents of 4 MiB characters: above the largest record the topics take (the
+    //   broker's 1 MiB default; 2 MiB max.request.size for dead-letter copies), so every record that can
+    //   arrive is judged by the contract's rules, and a raised topic limit cannot make the reader build
+    //   an unbounded tree
+    // A record beyond a limit is unreadable (a dead letter), never guessed at.
     private static final JsonMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
                     .streamReadConstraints(StreamReadConstraints.builder()
                             .maxNestingDepth(64)
-                            .maxNumberLength(1000) // longer amounts are still read, and answered INVALID
+                            .maxNumberLength(1000)
                             .maxStringLength(2 * 1024 * 1024)
                             .maxDocumentLength(4L * 1024 * 1024)
                             .build())
@@ -73,7 +86,9 @@ public final class TransactionEventReader {
         } catch (CharacterCodingException e) {
             return new ReadResult.Unreadable("value is not UTF-8");
         } catch (JacksonException e) {
-            return new ReadResult.Unreadable("value is not JSON: " + e.getOriginalMessage());
+            // Jackson's message can quote a token of the input (control characters included): made safe here,
+            // so the problem is one bounded line wherever it goes
+            return new ReadResult.Unreadable("value is not JSON: " + LogSafe.text(e.getOriginalMessage()));
         }
         if (root == null || !root.isObject()) {
             return new ReadResult.Unreadable("value is not a JSON object");

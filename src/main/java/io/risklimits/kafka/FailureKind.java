@@ -44,9 +44,17 @@ public enum FailureKind {
         return RECORD;
     }
 
-    /** SQLSTATE classes 08 (connection), 53 (resources), 57 (operator intervention: shutdown, cancel). */
+    /**
+     * SQLSTATE classes 08 (connection), 53 (resources), 57 (operator intervention: shutdown, cancel,
+     * statement timeout), and 55P03 lock_not_available: risk.database.lock-timeout ran out while another
+     * session (perhaps a dead worker, until PostgreSQL ends it) held the business key's lock. Nothing is
+     * wrong with the record, so it is retried, never dead-lettered.
+     */
     private static boolean isConnectionFailure(String sqlState) {
         return sqlState != null
-                && (sqlState.startsWith("08") || sqlState.startsWith("53") || sqlState.startsWith("57"));
+                && (sqlState.startsWith("08")
+                        || sqlState.startsWith("53")
+                        || sqlState.startsWith("57")
+                        || sqlState.equals("55P03"));
     }
 }

@@ -1,0 +1,177 @@
+package io.risklimits.decision;
+
+import static io.risklimits.decision.HostileValues.MAX_CLOCK_SKEW;
+import static io.risklimits.decision.HostileValues.NOW;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.ZoneOffset;
+import java.util.stream.Stream;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+
+/**
+ * Properties of the reader over random and hostile input (issue #5): a valid event is read back
+ * field for field; an event with one field broken is INVALID naming that field (or unreadable,
+ * a dead letter) and never valid; arbitrary bytes and deep nesting never throw; and no problem or
+ * error message carries a control character into a log line or a header. Tries are bounded so the
+ * whole class runs in a few seconds.
+ */
+class TransactionEventReaderPropertiesTest {
+
+    private final TransactionEventReader reader =
+            new TransactionEventReader("USD", MAX_CLOCK_SKEW, Clock.fixed(NOW, ZoneOffset.UTC));
+
+    @Property(tries = 300)
+    void aValidEventIsReadWithEveryFieldAsSent(@ForAll("events") HostileValues.Event sent) {
+        ReadResult result = read(sent.json());
+
+        assertThat(result).isInstanceOf(ReadResult.Valid.class);
+        TransactionEvent event = ((ReadResult.Valid) result).event();
+        assertThat(event.dedupeId()).isEqualTo(sent.dedupeId());
+        assertThat(event.businessKey()).isEqualTo(new BusinessKey(sent.entityId(), sent.channel(), sent.direction()));
+        assertThat(event.amount()).isEqualTo(sent.amount());
+        assertThat(event.currency()).isEqualTo("USD");
+        assertThat(event.occurredAt()).isEqualTo(sent.occurredAt());
+    }
+
+    @Property(tries = 600)
+    void anEventWithOneBrokenFieldIsNeverValid(@ForAll("brokenEvents") Broken broken) {
+        ReadResult result = read(broken.json());
+
+        assertThat(result).isNotInstanceOf(ReadResult.Valid.class);
+        if (broken.field().equals("dedupe_id")) {
+            assertThat(result).isInstanceOf(ReadResult.Unreadable.class);
+        } else if (result instanceof ReadResult.Invalid invalid) {
+            assertThat(invalid.dedupeId()).isEqualTo(broken.event().dedupeId());
+            assertThat(invalid.errors()).extracting(FieldError::field).containsExactly(broken.field());
+        } else {
+            // only a number beyond the parser's limit of 1000 characters is a dead letter despite its dedupe_id
+            assertThat(broken.field()).isEqualTo("amount");
+            assertThat(broken.text().length()).isGreaterThan(1000);
+        }
+        assertSafeToLog(result);
+    }
+
+    @Property(tries = 500)
+    void arbitraryBytesNeverThrowAndAreNeverValid(@ForAll("noise") byte[] value) {
+        ReadResult result = reader.read(value);
+
+        assertThat(result).isNotInstanceOf(ReadResult.Valid.class);
+        assertSafeToLog(result);
+    }
+
+    /** Bytes of a valid event with a few changed: valid only when the result still obeys every rule. */
+    @Property(tries = 500)
+    void aDamagedEventIsValidOnlyIfItStillObeysEveryRule(@ForAll("damagedEvents") byte[] value) {
+        ReadResult result = reader.read(value);
+
+        if (result instanceof ReadResult.Valid valid) {
+            assertObeysTheContract(valid.event());
+        }
+        assertSafeToLog(result);
+    }
+
+    @Property(tries = 200)
+    void deepNestingNeverThrowsAndBeyondTheLimitIsUnreadable(
+            @ForAll("events") HostileValues.Event event,
+            @ForAll @IntRange(min = 1, max = 5000) int depth,
+            @ForAll boolean objects) {
+        String open = objects ? "{\"a\":" : "[";
+        String close = objects ? "}" : "]";
+        String nested = open.repeat(depth) + "1" + close.repeat(depth);
+        String json = event.json();
+
+        ReadResult alone = read(nested);
+        ReadResult inside = read(json.substring(0, json.length() - 1) + ",\"deep\":" + nested + "}");
+
+        assertThat(alone).isInstanceOf(ReadResult.Unreadable.class);
+        // the event object is level 1 of the parser's 64
+        assertThat(inside).isInstanceOf(depth <= 63 ? ReadResult.Valid.class : ReadResult.Unreadable.class);
+        assertSafeToLog(inside);
+    }
+
+    record Broken(HostileValues.Event event, String field, String text) {
+
+        String json() {
+            return event.withField(field, text);
+        }
+
+        @Override
+        public String toString() {
+            String shown = text == null ? "(left out)" : text.length() > 80 ? text.substring(0, 80) + "..." : text;
+            return field + " = " + shown;
+        }
+    }
+
+    @Provide
+    Arbitrary<HostileValues.Event> events() {
+        return HostileValues.events();
+    }
+
+    @Provide
+    Arbitrary<Broken> brokenEvents() {
+        return Arbitraries.of(HostileValues.FIELDS)
+                .flatMap(field -> Combinators.combine(HostileValues.events(), HostileValues.breaking(field))
+                        .as((event, text) -> new Broken(event, field, text)));
+    }
+
+    @Provide
+    Arbitrary<byte[]> noise() {
+        Arbitrary<byte[]> bytes = Arbitraries.bytes().array(byte[].class).ofMaxSize(2048);
+        Arbitrary<byte[]> jsonish = Arbitraries.strings()
+                .withChars("{}[]\":,.-+eE0123456789 \t\r\n\\/utrfalsn\u0000\u001bIN_OUTdedupe")
+                .ofMaxLength(300)
+                .map(text -> text.getBytes(StandardCharsets.UTF_8));
+        return Arbitraries.oneOf(bytes, jsonish);
+    }
+
+    @Provide
+    Arbitrary<byte[]> damagedEvents() {
+        return Combinators.combine(
+                        HostileValues.events(),
+                        Arbitraries.integers()
+                                .between(0, 10_000)
+                                .list()
+                                .ofMinSize(1)
+                                .ofMaxSize(4),
+                        Arbitraries.bytes().list().ofMinSize(4).ofMaxSize(4))
+                .as((event, positions, replacements) -> {
+                    byte[] value = event.json().getBytes(StandardCharsets.UTF_8);
+                    for (int i = 0; i < positions.size(); i++) {
+                        value[positions.get(i) % value.length] = replacements.get(i);
+                    }
+                    return value;
+                });
+    }
+
+    private ReadResult read(String json) {
+        return reader.read(json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** What is logged and put in headers: the unreadable problem and the INVALID error messages. */
+    private static void assertSafeToLog(ReadResult result) {
+        Stream<String> texts = Stream.empty();
+        if (result instanceof ReadResult.Unreadable unreadable) {
+            texts = Stream.of(unreadable.problem());
+        } else if (result instanceof ReadResult.Invalid invalid) {
+            texts = invalid.errors().stream().flatMap(error -> Stream.of(error.field(), error.message()));
+        }
+        texts.forEach(text ->
+                assertThat(text).hasSizeLessThanOrEqualTo(600).doesNotContainPattern("[\\p{Cc}\\u2028\\u2029]"));
+    }
+
+    /** The contract's rules, checked independently of the reader's code. */
+    private static void assertObeysTheContract(TransactionEvent event) {
+        assertThat(event.businessKey().channel()).matches(HostileValues.CHANNEL);
+        assertThat(event.amount()).isBetween(1L, TransactionEventReader.MAX_AMOUNT);
+        assertThat(event.currency()).isEqualTo("USD");
+        assertThat(event.occurredAt()).isBeforeOrEqualTo(NOW.plus(MAX_CLOCK_SKEW));
+    }
+}
