@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.Admin;
@@ -87,16 +86,20 @@ final class FaultCluster implements AutoCloseable {
         return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()));
     }
 
-    /** Stops PostgreSQL (fast shutdown: open transactions are rolled back), waits, starts it again. */
-    void restartPostgres(Duration down) throws Exception {
+    /** Stops PostgreSQL (fast shutdown: open transactions are rolled back); see {@link #resumePostgres}. */
+    void stopPostgres() throws IOException {
         postgres.close();
-        Thread.sleep(down.toMillis());
+    }
+
+    void resumePostgres() throws IOException {
         startPostgres();
     }
 
-    void restartKafka(Duration down) throws Exception {
+    void stopKafka() {
         kafka.stop();
-        Thread.sleep(down.toMillis());
+    }
+
+    void resumeKafka() throws Exception {
         startKafka();
     }
 

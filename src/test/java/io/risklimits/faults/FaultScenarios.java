@@ -29,8 +29,12 @@ final class FaultScenarios {
                 crashAt("after-send"),
                 FaultScenario.of("postgres-restart", 2, (run, workers) -> {
                     Thread.sleep(SETTLE.toMillis());
-                    run.cluster.restartPostgres(Duration.ofSeconds(5));
-                    return FaultScenario.Injected.of("PostgreSQL stopped for 5 s");
+                    run.cluster.stopPostgres();
+                    Invariants.Check down = HealthChecks.reports(workers.get(0), "db", "DOWN", "PostgreSQL stopped");
+                    Thread.sleep(5000);
+                    run.cluster.resumePostgres();
+                    Invariants.Check up = HealthChecks.reports(workers.get(0), "db", "UP", "PostgreSQL back");
+                    return new FaultScenario.Injected("PostgreSQL stopped for 5 s or more", List.of(down, up));
                 }),
                 FaultScenario.of("terminated-backends", 2, (run, workers) -> {
                     int terminated = 0;
@@ -42,8 +46,12 @@ final class FaultScenarios {
                 }),
                 FaultScenario.of("kafka-restart", 2, (run, workers) -> {
                     Thread.sleep(SETTLE.toMillis());
-                    run.cluster.restartKafka(Duration.ofSeconds(5));
-                    return FaultScenario.Injected.of("broker stopped for 5 s");
+                    run.cluster.stopKafka();
+                    Invariants.Check down = HealthChecks.reports(workers.get(0), "kafka", "DOWN", "broker stopped");
+                    Thread.sleep(5000);
+                    run.cluster.resumeKafka();
+                    Invariants.Check up = HealthChecks.reports(workers.get(0), "kafka", "UP", "broker back");
+                    return new FaultScenario.Injected("broker stopped for 5 s or more", List.of(down, up));
                 }),
                 FaultScenario.of("rebalances", 1, FaultScenarios::joinAndLeave),
                 FaultScenario.of("zombie", 2, (run, workers) -> {

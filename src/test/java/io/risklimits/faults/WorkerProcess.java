@@ -84,6 +84,15 @@ final class WorkerProcess implements AutoCloseable {
         return this;
     }
 
+    /** GET /actuator/health: the status code and the body (503 when a component is DOWN). */
+    HttpResponse<String> health() throws IOException, InterruptedException {
+        return HTTP.send(
+                HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/actuator/health"))
+                        .timeout(Duration.ofSeconds(30))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     String name() {
         return name;
     }
