@@ -59,7 +59,11 @@ record ArchiveAnswer(String json, JsonNode fields) {
                 + fields.path("deleted_agg_rows").asLong() + " hourly buckets and "
                 + fields.path("deleted_log_rows").asLong() + " request-log rows in "
                 + fields.path("windows").asInt() + " windows; cursor "
-                + text("cursor_from") + " -> " + text("cursor_to") + ", cutoff " + text("cutoff");
+                + orNone(text("cursor_from")) + " -> " + orNone(text("cursor_to")) + ", cutoff " + text("cutoff");
+    }
+
+    private static String orNone(String text) {
+        return text == null ? "none" : text;
     }
 
     private String text(String field) {

@@ -20,7 +20,7 @@ final class Converters {
     // UUID.fromString also takes forms like "1-2-3-4-5"; the contract means the canonical 8-4-4-4-12 text
     private static final Pattern UUID_TEXT =
             Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
-    private static final Pattern SHORT_DURATION = Pattern.compile("(\\d{1,9})([dhm])");
+    private static final Pattern SHORT_DURATION = Pattern.compile("(\\d{1,9})([dhms])");
 
     private Converters() {}
 
@@ -91,7 +91,7 @@ final class Converters {
         }
     }
 
-    /** The service's duration forms that operators use: 30d, 720h, 90m, or ISO-8601 (P30D). */
+    /** The service's duration forms that operators use: 30d, 720h, 90m, 30s, or ISO-8601 (P30D). */
     static final class Length implements ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {
@@ -101,7 +101,8 @@ final class Converters {
                 return switch (shortForm.group(2)) {
                     case "d" -> Duration.ofDays(amount);
                     case "h" -> Duration.ofHours(amount);
-                    default -> Duration.ofMinutes(amount);
+                    case "m" -> Duration.ofMinutes(amount);
+                    default -> Duration.ofSeconds(amount);
                 };
             }
             try {

@@ -2,6 +2,8 @@ package io.risklimits.cli;
 
 import io.risklimits.decision.Window;
 import io.risklimits.limits.LimitRow;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Optional;
@@ -83,7 +85,7 @@ final class LimitRows {
                 == 1;
     }
 
-    private static Stored stored(java.sql.ResultSet rs, int rowNum) throws java.sql.SQLException {
+    private static Stored stored(ResultSet rs, int rowNum) throws SQLException {
         LimitRow row = new LimitRow(
                 rs.getString("channel"),
                 rs.getString("direction"),

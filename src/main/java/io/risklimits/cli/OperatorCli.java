@@ -4,6 +4,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.util.Set;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 
@@ -16,15 +17,18 @@ import picocli.CommandLine;
  */
 public final class OperatorCli {
 
+    // the service takes no such options: "java -jar risk-limits.jar --help" means the CLI's help
+    private static final Set<String> HELP_OPTIONS = Set.of("-h", "--help", "-V", "--version");
+
     private OperatorCli() {}
 
     /**
      * True when the arguments are a CLI command rather than the service's {@code --name=value}
      * settings. Any first argument that is not an option counts, so that a mistyped command is
-     * answered with an error instead of silently starting the whole service.
+     * answered with an error instead of silently starting the whole service; so do --help and --version.
      */
     public static boolean handles(String[] arguments) {
-        return arguments.length > 0 && !arguments[0].startsWith("-");
+        return arguments.length > 0 && (!arguments[0].startsWith("-") || HELP_OPTIONS.contains(arguments[0]));
     }
 
     /** Runs one command as a process would and returns its exit code. */
