@@ -81,5 +81,7 @@ class CliArgumentsTest {
         assertThat(OperatorCli.handles(new String[] {"send-event", "--amount=1200"}))
                 .isTrue();
         assertThat(OperatorCli.handles(new String[] {"frobnicate"})).isTrue();
+        assertThat(OperatorCli.handles(new String[] {"--help"})).isTrue();
+        assertThat(OperatorCli.handles(new String[] {"--version"})).isTrue();
     }
 }
