@@ -31,9 +31,6 @@ final class ArchiveRunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Mixin
-    KafkaOptions kafka;
-
     @Option(names = "--window-minutes", description = "delete window, 1 .. 1440 (default: the archiver's, 180)")
     Integer windowMinutes;
 
@@ -69,6 +66,9 @@ final class ArchiveRunCommand implements Callable<Integer> {
             defaultValue = "${env:RISK_TOPICS_ARCHIVE_RESULTS:-risk.archive.results}",
             description = "(default: $RISK_TOPICS_ARCHIVE_RESULTS, else ${DEFAULT-VALUE})")
     String resultsTopic;
+
+    @Mixin
+    KafkaOptions kafka;
 
     @Override
     public Integer call() {

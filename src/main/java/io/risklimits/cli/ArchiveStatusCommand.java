@@ -24,9 +24,6 @@ final class ArchiveStatusCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Mixin
-    DatabaseOptions database;
-
     @Option(
             names = "--retention",
             defaultValue = "${env:RISK_RETENTION:-30d}",
@@ -39,6 +36,9 @@ final class ArchiveStatusCommand implements Callable<Integer> {
             defaultValue = "5",
             description = "how many of the last commands to show (default: ${DEFAULT-VALUE})")
     int commands;
+
+    @Mixin
+    DatabaseOptions database;
 
     @Override
     public Integer call() {
@@ -66,9 +66,7 @@ final class ArchiveStatusCommand implements Callable<Integer> {
                         "cursor",
                         cursor.map(each -> utc(each.cursorTs()) + "  (moved " + each.updatedAt() + ")")
                                 .orElse("none yet: the first run starts at the oldest bucket"))
-                .row(
-                        "behind",
-                        cursor.map(each -> behind(each.cursorTs(), cutoff)).orElse("-"))
+                .row("behind", behind(cursor, backlog.oldestBucket(), cutoff))
                 .row("oldest bucket", backlog.oldestBucket() == null ? "none" : utc(backlog.oldestBucket()))
                 .row("lease", queries.lease().map(ArchiveStatusCommand::lease).orElse("free"));
         state.print(out, "");
@@ -109,12 +107,16 @@ final class ArchiveStatusCommand implements Callable<Integer> {
         table.print(out, "  ");
     }
 
-    private static String behind(LocalDateTime cursor, LocalDateTime cutoff) {
-        if (!cursor.isBefore(cutoff)) {
-            return "up to date (cursor at or past the cutoff)";
+    /** From the cursor to the cutoff; before the first run, from where that run would start. */
+    private static String behind(
+            Optional<ArchiveStatusQueries.Cursor> cursor, LocalDateTime oldestBucket, LocalDateTime cutoff) {
+        String from = cursor.isPresent() ? "the cursor" : "the oldest bucket";
+        LocalDateTime start = cursor.map(ArchiveStatusQueries.Cursor::cursorTs).orElse(oldestBucket);
+        if (start == null || !start.isBefore(cutoff)) {
+            return "up to date (" + from + " is not before the cutoff)";
         }
-        long hours = Duration.between(cursor, cutoff).toHours();
-        return hours + " h (" + (hours / 24) + " d " + (hours % 24) + " h) from the cursor to the cutoff";
+        long hours = Duration.between(start, cutoff).toHours();
+        return hours + " h (" + (hours / 24) + " d " + (hours % 24) + " h) from " + from + " to the cutoff";
     }
 
     private static String lease(ArchiveStatusQueries.Lease lease) {

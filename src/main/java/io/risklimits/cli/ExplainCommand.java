@@ -25,13 +25,14 @@ final class ExplainCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Mixin
-    DatabaseOptions database;
-
     @Parameters(index = "0", paramLabel = "DEDUPE_ID", converter = Converters.Uuid.class)
     UUID dedupeId;
 
-    @Option(names = "--entity", converter = Converters.Uuid.class, description = "only this entity")
+    @Option(
+            names = "--entity",
+            paramLabel = "UUID",
+            converter = Converters.Uuid.class,
+            description = "only this entity")
     UUID entityId;
 
     @Option(names = "--channel", converter = Converters.Channel.class, description = "only this channel")
@@ -39,6 +40,9 @@ final class ExplainCommand implements Callable<Integer> {
 
     @Option(names = "--direction", description = "only IN or OUT")
     Direction direction;
+
+    @Mixin
+    DatabaseOptions database;
 
     @Override
     public Integer call() {

@@ -18,9 +18,6 @@ final class LimitsSetCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Mixin
-    DatabaseOptions database;
-
     @Option(
             names = "--channel",
             required = true,
@@ -35,7 +32,11 @@ final class LimitsSetCommand implements Callable<Integer> {
             description = "IN, OUT, or * for any")
     String direction;
 
-    @Option(names = "--entity", converter = Converters.Uuid.class, description = "one entity's override")
+    @Option(
+            names = "--entity",
+            paramLabel = "UUID",
+            converter = Converters.Uuid.class,
+            description = "one entity's override")
     UUID entityId;
 
     @Option(
@@ -58,6 +59,9 @@ final class LimitsSetCommand implements Callable<Integer> {
             converter = Converters.NonNegative.class,
             description = "transactions, >= 0")
     long maxCount;
+
+    @Mixin
+    DatabaseOptions database;
 
     @Override
     public Integer call() {

@@ -33,9 +33,6 @@ final class LimitsShowCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Mixin
-    DatabaseOptions database;
-
     @Option(names = "--channel", converter = Converters.Channel.class, description = "channel of the scope")
     String channel;
 
@@ -44,9 +41,13 @@ final class LimitsShowCommand implements Callable<Integer> {
 
     @Option(
             names = "--entity",
+            paramLabel = "UUID",
             converter = Converters.Uuid.class,
             description = "entity of the scope (default: an entity without an override)")
     UUID entityId;
+
+    @Mixin
+    DatabaseOptions database;
 
     @Override
     public Integer call() {

@@ -20,9 +20,6 @@ final class LimitsUnsetCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Mixin
-    DatabaseOptions database;
-
     @Option(
             names = "--channel",
             required = true,
@@ -37,7 +34,11 @@ final class LimitsUnsetCommand implements Callable<Integer> {
             description = "IN, OUT, or * for any")
     String direction;
 
-    @Option(names = "--entity", converter = Converters.Uuid.class, description = "one entity's override")
+    @Option(
+            names = "--entity",
+            paramLabel = "UUID",
+            converter = Converters.Uuid.class,
+            description = "one entity's override")
     UUID entityId;
 
     @Option(
@@ -46,6 +47,9 @@ final class LimitsUnsetCommand implements Callable<Integer> {
             converter = Converters.WindowLabel.class,
             description = "24h, 7d or 30d")
     Window window;
+
+    @Mixin
+    DatabaseOptions database;
 
     @Override
     public Integer call() {

@@ -11,6 +11,7 @@ import picocli.CommandLine.ScopeType;
         versionProvider = RiskLimitsCommand.Version.class,
         // every command gets --help and --version
         scope = ScopeType.INHERIT,
+        sortOptions = false,
         description = "Operator commands for the risk-limits service. Exit codes: 0 success, "
                 + "1 operation failed (not found, unreachable, timed out), 2 bad arguments.",
         subcommands = {

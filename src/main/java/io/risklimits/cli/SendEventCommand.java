@@ -33,9 +33,6 @@ final class SendEventCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Mixin
-    KafkaOptions kafka;
-
     @Option(names = "--entity", description = "entity_id (default: a new UUID)")
     String entity = UUID.randomUUID().toString();
 
@@ -65,6 +62,9 @@ final class SendEventCommand implements Callable<Integer> {
             defaultValue = "${env:RISK_TOPICS_DECISIONS:-risk.decisions}",
             description = "(default: $RISK_TOPICS_DECISIONS, else ${DEFAULT-VALUE})")
     String decisionsTopic;
+
+    @Mixin
+    KafkaOptions kafka;
 
     @Override
     public Integer call() {

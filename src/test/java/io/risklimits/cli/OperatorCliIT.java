@@ -291,6 +291,8 @@ class OperatorCliIT {
             assertThat(run.out())
                     .containsPattern("cutoff\\s+" + cutoff.toInstant(ZoneOffset.UTC) + "\\s+\\(now - retention 30d")
                     .containsPattern("cursor\\s+")
+                    .containsPattern(
+                            "behind\\s+(\\d+ h \\(\\d+ d \\d+ h\\) from the (cursor|oldest bucket) to the cutoff|up to date)")
                     .containsPattern("lease\\s+")
                     .containsPattern("risk_hourly_agg\\s+" + backlog + "\n")
                     .containsPattern(commandId + "\\s+COMPLETED\\s+\\S+\\s+\\S+\\s+true\\s+42\\s+7");
