@@ -1,7 +1,6 @@
 package io.risklimits;
 
-import io.risklimits.cli.SendEventCommand;
-import java.util.List;
+import io.risklimits.cli.OperatorCli;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
@@ -13,8 +12,10 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 public class Application {
 
     public static void main(String[] args) {
-        if (args.length > 0 && args[0].equals("send-event")) {
-            System.exit(SendEventCommand.run(List.of(args).subList(1, args.length), System.out, System.err));
+        // a command (java -jar risk-limits.jar limits show) runs the operator CLI without a Spring context;
+        // the service's own arguments are --name=value settings
+        if (OperatorCli.handles(args)) {
+            OperatorCli.exit(args);
         }
         SpringApplication.run(Application.class, args);
     }

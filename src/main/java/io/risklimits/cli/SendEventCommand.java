@@ -1,86 +1,81 @@
 package io.risklimits.cli;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
+import java.util.concurrent.Callable;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * {@code send-event}: publishes one transaction event to a running service and prints the decision
- * it gets, so a newcomer can see the service work without writing a producer. Plain Kafka clients,
- * no Spring context: it must not start the embedded servers a second time.
+ * Publishes one transaction event to a running service and prints the decision it gets, so a newcomer
+ * can see the service work without writing a producer. The event's fields are sent as given, not
+ * checked here: a bad one is answered INVALID by the service, which is worth seeing too.
  */
-public final class SendEventCommand {
+@Command(
+        name = "send-event",
+        description = "Sends one transaction event and prints the decision the service publishes for it.")
+final class SendEventCommand implements Callable<Integer> {
 
     private static final Duration WAIT_FOR_DECISION = Duration.ofSeconds(30);
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private final CommandOptions options;
-    private final PrintStream out;
+    @Spec
+    CommandSpec spec;
 
-    SendEventCommand(CommandOptions options, PrintStream out) {
-        this.options = options;
-        this.out = out;
-    }
+    @Option(names = "--entity", description = "entity_id (default: a new UUID)")
+    String entity = UUID.randomUUID().toString();
 
-    /** Returns the process exit code: 0 when the decision arrived, 1 when it did not in time. */
-    public static int run(List<String> arguments, PrintStream out, PrintStream err) {
-        quietClientLogs();
-        CommandOptions options;
-        try {
-            options = CommandOptions.parse(
-                    arguments,
-                    Map.of(
-                            "bootstrap-servers", "localhost:9092",
-                            "transactions-topic", "risk.transactions",
-                            "decisions-topic", "risk.decisions",
-                            "entity", UUID.randomUUID().toString(),
-                            "channel", "CARD",
-                            "direction", "OUT",
-                            "amount", "1000",
-                            "currency", "USD",
-                            "dedupe-id", UUID.randomUUID().toString()));
-        } catch (IllegalArgumentException badArguments) {
-            err.println("send-event: " + badArguments.getMessage());
-            err.println("usage: send-event [--entity=UUID] [--channel=CARD] [--direction=IN|OUT] [--amount=minor units]"
-                    + " [--currency=USD] [--dedupe-id=UUID] [--bootstrap-servers=localhost:9092]"
-                    + " [--transactions-topic=risk.transactions] [--decisions-topic=risk.decisions]");
-            return 2;
-        }
-        return new SendEventCommand(options, out).sendAndAwaitDecision();
-    }
+    @Option(names = "--channel", defaultValue = "CARD", description = "(default: ${DEFAULT-VALUE})")
+    String channel;
 
-    private static void quietClientLogs() {
-        if (LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME) instanceof Logger root) {
-            root.setLevel(Level.WARN);
-        }
-    }
+    @Option(names = "--direction", defaultValue = "OUT", description = "IN or OUT (default: ${DEFAULT-VALUE})")
+    String direction;
 
-    private int sendAndAwaitDecision() {
-        String key = options.get("entity") + ":" + options.get("channel") + ":" + options.get("direction");
-        String dedupeId = options.get("dedupe-id");
-        try (KafkaConsumer<String, String> decisions = decisionsFromNow();
-                KafkaProducer<String, String> producer = producer()) {
-            String event = eventJson(dedupeId);
+    @Option(names = "--amount", defaultValue = "1000", description = "minor units (default: ${DEFAULT-VALUE})")
+    String amount;
+
+    @Option(names = "--currency", defaultValue = "USD", description = "(default: ${DEFAULT-VALUE})")
+    String currency;
+
+    @Option(names = "--dedupe-id", description = "(default: a new UUID; send one twice to see a replay)")
+    String dedupeId = UUID.randomUUID().toString();
+
+    @Option(
+            names = "--transactions-topic",
+            defaultValue = "${env:RISK_TOPICS_TRANSACTIONS:-risk.transactions}",
+            description = "(default: $RISK_TOPICS_TRANSACTIONS, else ${DEFAULT-VALUE})")
+    String transactionsTopic;
+
+    @Option(
+            names = "--decisions-topic",
+            defaultValue = "${env:RISK_TOPICS_DECISIONS:-risk.decisions}",
+            description = "(default: $RISK_TOPICS_DECISIONS, else ${DEFAULT-VALUE})")
+    String decisionsTopic;
+
+    @Mixin
+    KafkaOptions kafka;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        // subscribed before sending, so a fast decision cannot be missed
+        try (KafkaConsumer<String, String> decisions = kafka.consumerFromNow(decisionsTopic);
+                KafkaProducer<String, String> producer = kafka.producer()) {
+            String event = JSON.writeValueAsString(event());
+            kafka.send(producer, transactionsTopic, entity + ":" + channel + ":" + direction, event);
             out.println("sent     " + event);
-            producer.send(new ProducerRecord<>(options.get("transactions-topic"), key, event))
-                    .get();
+            out.flush();
             long deadline = System.nanoTime() + WAIT_FOR_DECISION.toNanos();
             while (System.nanoTime() < deadline) {
                 for (ConsumerRecord<String, String> record : decisions.poll(Duration.ofMillis(500))) {
@@ -90,56 +85,28 @@ public final class SendEventCommand {
                     }
                 }
             }
-            out.println("no decision within " + WAIT_FOR_DECISION.toSeconds() + " s: is the service running?");
-            return 1;
-        } catch (Exception failure) {
-            out.println("send-event failed: " + failure);
-            return 1;
         }
+        throw new CommandFailed("no decision within " + WAIT_FOR_DECISION.toSeconds() + " s: is the service running?");
     }
 
-    private String eventJson(String dedupeId) {
-        long amount;
+    private Map<String, Object> event() {
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("dedupe_id", dedupeId);
+        event.put("entity_id", entity);
+        event.put("channel", channel);
+        event.put("direction", direction);
+        event.put("amount", amountAsSent());
+        event.put("currency", currency);
+        event.put("occurred_at", Instant.now().toString());
+        return event;
+    }
+
+    // a number when it is one; otherwise sent as a string on purpose, and the service answers INVALID
+    private Object amountAsSent() {
         try {
-            amount = Long.parseLong(options.get("amount"));
+            return Long.parseLong(amount);
         } catch (NumberFormatException notANumber) {
-            // sent as a string on purpose: the service answers INVALID, which is worth seeing too
-            return JSON.writeValueAsString(event(dedupeId, options.get("amount")));
+            return amount;
         }
-        return JSON.writeValueAsString(event(dedupeId, amount));
-    }
-
-    private Map<String, Object> event(String dedupeId, Object amount) {
-        return Map.of(
-                "dedupe_id", dedupeId,
-                "entity_id", options.get("entity"),
-                "channel", options.get("channel"),
-                "direction", options.get("direction"),
-                "amount", amount,
-                "currency", options.get("currency"),
-                "occurred_at", Instant.now().toString());
-    }
-
-    private KafkaConsumer<String, String> decisionsFromNow() {
-        Properties settings = new Properties();
-        settings.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, options.get("bootstrap-servers"));
-        settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        KafkaConsumer<String, String> consumer =
-                new KafkaConsumer<>(settings, new StringDeserializer(), new StringDeserializer());
-        List<TopicPartition> partitions =
-                consumer.partitionsFor(options.get("decisions-topic"), Duration.ofSeconds(10)).stream()
-                        .map(info -> new TopicPartition(info.topic(), info.partition()))
-                        .toList();
-        consumer.assign(partitions);
-        consumer.seekToEnd(partitions);
-        partitions.forEach(consumer::position); // fixes "now" before the event is sent
-        return consumer;
-    }
-
-    private KafkaProducer<String, String> producer() {
-        Properties settings = new Properties();
-        settings.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, options.get("bootstrap-servers"));
-        settings.put(ProducerConfig.ACKS_CONFIG, "all");
-        return new KafkaProducer<>(settings, new StringSerializer(), new StringSerializer());
     }
 }

@@ -25,12 +25,17 @@ public final class LimitTable {
 
     /** For each window the most specific matching row wins; a window with no matching row is unlimited. */
     public Limits limitsFor(BusinessKey key) {
+        Map<Window, Limit> limits = new EnumMap<>(Window.class);
+        winningRows(key).forEach((window, row) -> limits.put(window, row.limit()));
+        return new Limits(limits);
+    }
+
+    /** The row that wins for each window, so an operator can see where a limit comes from; absent: unlimited. */
+    public Map<Window, LimitRow> winningRows(BusinessKey key) {
         Map<Window, LimitRow> winners = new EnumMap<>(Window.class);
         consider(rowsForAnyEntity, key, winners);
         consider(rowsByEntity.getOrDefault(key.entityId(), List.of()), key, winners);
-        Map<Window, Limit> limits = new EnumMap<>(Window.class);
-        winners.forEach((window, row) -> limits.put(window, row.limit()));
-        return new Limits(limits);
+        return winners;
     }
 
     private static void consider(List<LimitRow> rows, BusinessKey key, Map<Window, LimitRow> winners) {

@@ -1,0 +1,83 @@
+package io.risklimits.cli;
+
+import io.risklimits.decision.Limit;
+import io.risklimits.decision.Window;
+import java.io.PrintWriter;
+import java.time.ZoneOffset;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Prints one logged decision so that it explains itself: per window the usage before the event, the
+ * limit applied, and whether this event fit under it (the first window that did not is the reason).
+ */
+final class DecisionReport {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private DecisionReport() {}
+
+    static void print(LoggedDecision decision, PrintWriter out) {
+        TextTable fields = new TextTable("dedupe_id", decision.dedupeId().toString())
+                .row("business key", decision.entityId() == null ? "unreadable" : decision.businessKey())
+                .row("decision", decision.decision())
+                .row("reason", decision.reason())
+                .row("amount", decision.amount() == null ? null : decision.amount() + " " + decision.currency())
+                .row("occurred_at", decision.occurredAt())
+                .row("decided_at", decision.decidedAt())
+                .row(
+                        "bucket_ts",
+                        decision.bucketTs() == null ? null : decision.bucketTs().toInstant(ZoneOffset.UTC))
+                .row("filed in", decision.table());
+        fields.print(out, "");
+        if (decision.usage() != null && decision.limits() != null) {
+            printWindows(decision, out);
+        }
+        if (decision.errors() != null) {
+            out.println("errors:");
+            for (JsonNode error : JSON.readTree(decision.errors())) {
+                out.println("  " + error.path("field").asString() + ": "
+                        + error.path("message").asString());
+            }
+        }
+    }
+
+    private static void printWindows(LoggedDecision decision, PrintWriter out) {
+        JsonNode usage = JSON.readTree(decision.usage());
+        JsonNode limits = JSON.readTree(decision.limits());
+        TextTable windows =
+                new TextTable("window", "used_amount", "used_count", "max_amount", "max_count", "this event");
+        for (Window window : Window.values()) {
+            long usedAmount = usage.path(window.label()).path("amount").asLong();
+            long usedCount = usage.path(window.label()).path("count").asLong();
+            Limit limit = new Limit(
+                    longOrNull(limits.path(window.label()).path("amount")),
+                    longOrNull(limits.path(window.label()).path("count")));
+            windows.row(
+                    window.label(),
+                    usedAmount,
+                    usedCount,
+                    limit.maxAmount() == null ? "unlimited" : limit.maxAmount(),
+                    limit.maxCount() == null ? "unlimited" : limit.maxCount(),
+                    fit(limit, usedAmount, usedCount, decision.amount()));
+        }
+        out.println();
+        windows.print(out, "");
+    }
+
+    private static String fit(Limit limit, long usedAmount, long usedCount, Long amount) {
+        boolean amountFits = amount == null || limit.admitsAmount(usedAmount, amount);
+        boolean countFits = limit.admitsOneMore(usedCount);
+        if (amountFits && countFits) {
+            return "fits";
+        }
+        if (!amountFits && !countFits) {
+            return "amount and count over the limit";
+        }
+        return amountFits ? "count over the limit" : "amount over the limit";
+    }
+
+    private static Long longOrNull(JsonNode node) {
+        return node.isIntegralNumber() ? node.longValue() : null;
+    }
+}

@@ -1,0 +1,85 @@
+package io.risklimits.cli;
+
+import io.risklimits.decision.Window;
+import io.risklimits.limits.LimitRow;
+import java.io.PrintWriter;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "set", description = "Sets the limit of one scope and window (inserts or replaces its risk_limit row).")
+final class LimitsSetCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(
+            names = "--channel",
+            required = true,
+            converter = Converters.ChannelOrAny.class,
+            description = "a channel, or * for any")
+    String channel;
+
+    @Option(
+            names = "--direction",
+            required = true,
+            converter = Converters.DirectionOrAny.class,
+            description = "IN, OUT, or * for any")
+    String direction;
+
+    @Option(
+            names = "--entity",
+            paramLabel = "UUID",
+            converter = Converters.Uuid.class,
+            description = "one entity's override")
+    UUID entityId;
+
+    @Option(
+            names = "--window",
+            required = true,
+            converter = Converters.WindowLabel.class,
+            description = "24h, 7d or 30d")
+    Window window;
+
+    @Option(
+            names = "--max-amount",
+            required = true,
+            converter = Converters.NonNegative.class,
+            description = "in minor units, >= 0 (0 rejects everything)")
+    long maxAmount;
+
+    @Option(
+            names = "--max-count",
+            required = true,
+            converter = Converters.NonNegative.class,
+            description = "transactions, >= 0")
+    long maxCount;
+
+    @Mixin
+    DatabaseOptions database;
+
+    @Override
+    public Integer call() {
+        LimitRow row = new LimitRow(channel, direction, entityId, window, maxAmount, maxCount);
+        Optional<LimitRows.Stored> before;
+        try (Database db = database.open()) {
+            LimitRows rows = new LimitRows(db.jdbc());
+            // read first only to tell the operator what was replaced; the upsert itself is atomic
+            before = rows.find(channel, direction, entityId, window);
+            rows.upsert(row);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        out.println("set " + window.label() + " limit of " + LimitsShowCommand.scope(row) + ": max_amount " + maxAmount
+                + ", max_count " + maxCount);
+        out.println(before.map(stored -> "was max_amount " + stored.row().maxAmount() + ", max_count "
+                        + stored.row().maxCount())
+                .orElse("was not set for this scope"));
+        out.println("in force for decisions made after risk.limits.refresh (5 s by default)");
+        return 0;
+    }
+}

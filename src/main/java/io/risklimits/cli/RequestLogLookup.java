@@ -1,0 +1,83 @@
+package io.risklimits.cli;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/**
+ * Finds the decisions filed for a dedupe_id: risk_request_log (one row per business key, since a
+ * dedupe_id is unique only per key) and risk_keyless_request_log (INVALID events without a key).
+ */
+final class RequestLogLookup {
+
+    // Without the full business key this cannot use the primary key and reads the whole log; an index on
+    // dedupe_id alone would cost every decision an extra index write, for an occasional operator query.
+    private static final String SELECT_LOGGED = """
+            SELECT dedupe_id, entity_id, channel_code, direction_code, decision, reason, amount, currency,
+                   occurred_at, decided_at, bucket_ts, usage::text AS usage, limits::text AS limits,
+                   errors::text AS errors, 'risk_request_log' AS source
+            FROM risk_request_log
+            WHERE dedupe_id = :dedupeId
+              AND (CAST(:entityId AS uuid) IS NULL OR entity_id = CAST(:entityId AS uuid))
+              AND (CAST(:channel AS text) IS NULL OR channel_code = CAST(:channel AS text))
+              AND (CAST(:direction AS text) IS NULL OR direction_code = CAST(:direction AS text))
+            ORDER BY decided_at, entity_id, channel_code, direction_code
+            """;
+
+    private static final String SELECT_KEYLESS = """
+            SELECT dedupe_id, entity_id, channel_code, direction_code, 'INVALID' AS decision,
+                   'INVALID_REQUEST' AS reason, amount, currency, occurred_at, decided_at, bucket_ts,
+                   NULL AS usage, NULL AS limits, errors::text AS errors, 'risk_keyless_request_log' AS source
+            FROM risk_keyless_request_log
+            WHERE dedupe_id = :dedupeId
+            """;
+
+    private final JdbcClient jdbc;
+
+    RequestLogLookup(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** Every decision for the dedupe_id within the given key parts (null: any); keyless ones only without. */
+    List<LoggedDecision> find(UUID dedupeId, UUID entityId, String channel, String direction) {
+        List<LoggedDecision> found = new ArrayList<>(jdbc.sql(SELECT_LOGGED)
+                .param("dedupeId", dedupeId)
+                .param("entityId", entityId)
+                .param("channel", channel)
+                .param("direction", direction)
+                .query(RequestLogLookup::logged)
+                .list());
+        if (entityId == null && channel == null && direction == null) {
+            found.addAll(jdbc.sql(SELECT_KEYLESS)
+                    .param("dedupeId", dedupeId)
+                    .query(RequestLogLookup::logged)
+                    .list());
+        }
+        return found;
+    }
+
+    private static LoggedDecision logged(ResultSet rs, int rowNum) throws SQLException {
+        OffsetDateTime occurredAt = rs.getObject("occurred_at", OffsetDateTime.class);
+        return new LoggedDecision(
+                rs.getObject("dedupe_id", UUID.class),
+                rs.getObject("entity_id", UUID.class),
+                rs.getString("channel_code"),
+                rs.getString("direction_code"),
+                rs.getString("decision"),
+                rs.getString("reason"),
+                rs.getObject("amount", Long.class),
+                rs.getString("currency"),
+                occurredAt == null ? null : occurredAt.toInstant(),
+                rs.getObject("decided_at", OffsetDateTime.class).toInstant(),
+                rs.getObject("bucket_ts", LocalDateTime.class),
+                rs.getString("usage"),
+                rs.getString("limits"),
+                rs.getString("errors"),
+                rs.getString("source"));
+    }
+}

@@ -1,0 +1,87 @@
+package io.risklimits.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Bad arguments are usage errors (exit code 2), found before anything connects to PostgreSQL or Kafka. */
+class CliArgumentsTest {
+
+    // nothing listens here: a command that got past its argument checks would fail with exit code 1
+    private static final String NOWHERE = "--jdbc-url=jdbc:postgresql://127.0.0.1:1/postgres";
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+            frobnicate                                                                                        | Unmatched argument
+            limits                                                                                            | Missing required subcommand
+            limits set --channel CARD --direction OUT --window 24h --max-amount -1 --max-count 1             | --max-amount
+            limits set --channel CARD --direction OUT --window 24h --max-amount 1 --max-count x              | --max-count
+            limits set --channel CARD --direction OUT --window 12h --max-amount 1 --max-count 1              | expected 24h, 7d or 30d but was '12h'
+            limits set --channel card --direction OUT --window 24h --max-amount 1 --max-count 1              | 'card' is not a channel
+            limits set --channel CARD --direction UP --window 24h --max-amount 1 --max-count 1               | expected IN, OUT or * but was 'UP'
+            limits set --channel CARD --direction OUT --window 24h --max-amount 1 --max-count 1 --entity 42  | '42' is not a UUID
+            limits set --channel CARD --direction OUT --window 24h --max-count 1                             | --max-amount
+            limits unset --channel CARD --direction OUT                                                      | --window
+            limits show --direction OUT                                                                      | need --channel
+            limits show --channel CARD --entity 6f1c1a9e-3d2b-4c1e-9a47                                      | is not a UUID
+            explain not-a-uuid                                                                               | 'not-a-uuid' is not a UUID
+            explain                                                                                          | DEDUPE_ID
+            archive --window-minutes 0                                                                       | --window-minutes must be 1 .. 1440
+            archive --max-windows 0                                                                          | --max-windows must be 1 or more
+            archive-status --retention 7d                                                                    | at least the longest limit window
+            archive-status --retention soon                                                                  | expected a duration
+            """)
+    void badArgumentsExitWithTwoAndSayWhatIsWrong(String arguments, String message) {
+        String[] words = arguments.split(" +");
+        if (words[0].equals("archive")) {
+            words = (arguments + " --bootstrap-servers 127.0.0.1:1").split(" +");
+        } else if (words[0].equals("explain") || words[0].equals("archive-status") || words.length > 2) {
+            words = (arguments + " " + NOWHERE).split(" +");
+        }
+
+        CliRun run = CliRun.of(words);
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(2);
+        assertThat(run.err())
+                .as(run.toString())
+                .contains(message)
+                .contains("Usage:")
+                .doesNotContain("\tat ");
+        assertThat(run.out()).isEmpty();
+    }
+
+    @Test
+    void anUnreachableDatabaseIsOneLineAndExitCodeOne() {
+        CliRun run = CliRun.of("limits", "show", NOWHERE);
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(1);
+        assertThat(run.err())
+                .as(run.toString())
+                .startsWith(
+                        "risk-limits limits show: cannot connect to PostgreSQL at jdbc:postgresql://127.0.0.1:1/postgres: ")
+                .doesNotContain("\tat ");
+        assertThat(run.err().lines()).hasSize(1);
+    }
+
+    @Test
+    void helpListsTheCommandsAndExitsWithZero() {
+        CliRun run = CliRun.of("help");
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains("limits", "explain", "archive", "archive-status", "send-event");
+    }
+
+    @Test
+    void theServiceStartsForItsOwnSettingsAndTheCliForAnythingElse() {
+        assertThat(OperatorCli.handles(new String[] {})).isFalse();
+        assertThat(OperatorCli.handles(new String[] {"--risk.roles=archiver"})).isFalse();
+        assertThat(OperatorCli.handles(new String[] {"limits", "show"})).isTrue();
+        assertThat(OperatorCli.handles(new String[] {"send-event", "--amount=1200"}))
+                .isTrue();
+        assertThat(OperatorCli.handles(new String[] {"frobnicate"})).isTrue();
+        assertThat(OperatorCli.handles(new String[] {"--help"})).isTrue();
+        assertThat(OperatorCli.handles(new String[] {"--version"})).isTrue();
+    }
+}
