@@ -100,7 +100,7 @@ final class FaultSuiteRunner {
         Invariants.Check[] last = new Invariants.Check[1];
         try {
             Awaitility.await()
-                    .atMost(Duration.ofSeconds(30))
+                    .atMost(Duration.ofSeconds(60))
                     .pollInterval(Duration.ofMillis(500))
                     .until(() -> (last[0] = check.get()).passed());
         } catch (ConditionTimeoutException stillFailing) {

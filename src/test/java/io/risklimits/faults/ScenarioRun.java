@@ -115,6 +115,8 @@ final class ScenarioRun implements AutoCloseable {
         properties.put("risk.decider.group-id", deciderGroup());
         properties.put("risk.archiver.group-id", "risk-archiver-" + suffix);
         properties.put("risk.archiver.workers", "3");
+        // a worker killed while archiving keeps the lease until it expires: 20 s, not 5 min, here
+        properties.put("risk.archiver.lease", "20s");
         // more consumers and smaller polls: more transactions of one key at the same time
         properties.put("risk.decider.concurrency", "3");
         properties.put("spring.kafka.consumer.max-poll-records", "50");
