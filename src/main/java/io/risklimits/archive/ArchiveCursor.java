@@ -6,9 +6,12 @@ import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
-/** risk_archive_cursor and the database clock the cutoff is taken from. Timestamps are UTC hours. */
+/**
+ * risk_archive_cursor and the database clock the cutoff is taken from. Timestamps are UTC hours.
+ * Public for the operator CLI's archive-status, so both compute the cutoff the same way.
+ */
 @Repository
-class ArchiveCursor {
+public class ArchiveCursor {
 
     private static final String CUTOFF = """
             SELECT date_trunc('hour', (now() AT TIME ZONE 'UTC') - make_interval(secs => :retentionSeconds))
@@ -27,11 +30,11 @@ class ArchiveCursor {
 
     private final JdbcClient jdbc;
 
-    ArchiveCursor(JdbcClient jdbc) {
+    public ArchiveCursor(JdbcClient jdbc) {
         this.jdbc = jdbc;
     }
 
-    LocalDateTime cutoff(Duration retention) {
+    public LocalDateTime cutoff(Duration retention) {
         return jdbc.sql(CUTOFF)
                 .param("retentionSeconds", retention.toSeconds())
                 .query(LocalDateTime.class)

@@ -1,5 +1,6 @@
 package io.risklimits.cli;
 
+import io.risklimits.archive.ArchiveCursor;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -13,11 +14,6 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 /** What the archiver has done and has left to do, read from its tables and the database clock. */
 final class ArchiveStatusQueries {
-
-    // the archiver's own cutoff (io.risklimits.archive.ArchiveCursor): the same clock, the same truncation
-    private static final String CUTOFF = """
-            SELECT date_trunc('hour', (now() AT TIME ZONE 'UTC') - make_interval(secs => :retentionSeconds))
-            """;
 
     private static final String CURSOR = "SELECT cursor_ts, updated_at FROM risk_archive_cursor";
 
@@ -70,11 +66,9 @@ final class ArchiveStatusQueries {
         this.jdbc = jdbc;
     }
 
+    /** The archiver's own cutoff: the same clock, the same truncation. */
     LocalDateTime cutoff(Duration retention) {
-        return jdbc.sql(CUTOFF)
-                .param("retentionSeconds", retention.toSeconds())
-                .query(LocalDateTime.class)
-                .single();
+        return new ArchiveCursor(jdbc).cutoff(retention);
     }
 
     Optional<Cursor> cursor() {

@@ -1,10 +1,8 @@
 package io.risklimits.cli;
 
-import io.risklimits.decision.Window;
 import io.risklimits.limits.LimitRow;
 import java.io.PrintWriter;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -18,33 +16,8 @@ final class LimitsSetCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(
-            names = "--channel",
-            required = true,
-            converter = Converters.ChannelOrAny.class,
-            description = "a channel, or * for any")
-    String channel;
-
-    @Option(
-            names = "--direction",
-            required = true,
-            converter = Converters.DirectionOrAny.class,
-            description = "IN, OUT, or * for any")
-    String direction;
-
-    @Option(
-            names = "--entity",
-            paramLabel = "UUID",
-            converter = Converters.Uuid.class,
-            description = "one entity's override")
-    UUID entityId;
-
-    @Option(
-            names = "--window",
-            required = true,
-            converter = Converters.WindowLabel.class,
-            description = "24h, 7d or 30d")
-    Window window;
+    @Mixin
+    LimitScopeOptions limit;
 
     @Option(
             names = "--max-amount",
@@ -65,16 +38,16 @@ final class LimitsSetCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        LimitRow row = new LimitRow(channel, direction, entityId, window, maxAmount, maxCount);
+        LimitRow row = limit.row(maxAmount, maxCount);
         Optional<LimitRows.Stored> before;
         try (Database db = database.open()) {
             LimitRows rows = new LimitRows(db.jdbc());
             // read first only to tell the operator what was replaced; the upsert itself is atomic
-            before = rows.find(channel, direction, entityId, window);
+            before = rows.find(limit.channel, limit.direction, limit.entityId, limit.window);
             rows.upsert(row);
         }
         PrintWriter out = spec.commandLine().getOut();
-        out.println("set " + window.label() + " limit of " + LimitsShowCommand.scope(row) + ": max_amount " + maxAmount
+        out.println("set " + limit.window.label() + " limit of " + limit.scope() + ": max_amount " + maxAmount
                 + ", max_count " + maxCount);
         out.println(before.map(stored -> "was max_amount " + stored.row().maxAmount() + ", max_count "
                         + stored.row().maxCount())

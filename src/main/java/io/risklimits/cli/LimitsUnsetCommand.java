@@ -1,14 +1,10 @@
 package io.risklimits.cli;
 
-import io.risklimits.decision.Window;
-import io.risklimits.limits.LimitRow;
 import java.io.PrintWriter;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(
@@ -20,49 +16,24 @@ final class LimitsUnsetCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(
-            names = "--channel",
-            required = true,
-            converter = Converters.ChannelOrAny.class,
-            description = "a channel, or * for any")
-    String channel;
-
-    @Option(
-            names = "--direction",
-            required = true,
-            converter = Converters.DirectionOrAny.class,
-            description = "IN, OUT, or * for any")
-    String direction;
-
-    @Option(
-            names = "--entity",
-            paramLabel = "UUID",
-            converter = Converters.Uuid.class,
-            description = "one entity's override")
-    UUID entityId;
-
-    @Option(
-            names = "--window",
-            required = true,
-            converter = Converters.WindowLabel.class,
-            description = "24h, 7d or 30d")
-    Window window;
+    @Mixin
+    LimitScopeOptions limit;
 
     @Mixin
     DatabaseOptions database;
 
     @Override
     public Integer call() {
-        String scope = LimitsShowCommand.scope(new LimitRow(channel, direction, entityId, window, 0, 0));
+        String scope = limit.scope();
         boolean deleted;
         try (Database db = database.open()) {
-            deleted = new LimitRows(db.jdbc()).delete(channel, direction, entityId, window);
+            deleted = new LimitRows(db.jdbc()).delete(limit.channel, limit.direction, limit.entityId, limit.window);
         }
         if (!deleted) {
-            throw new CommandFailed("no " + window.label() + " limit row for " + scope);
+            throw new CommandFailed("no " + limit.window.label() + " limit row for " + scope);
         }
         PrintWriter out = spec.commandLine().getOut();
-        out.println("deleted the " + window.label() + " limit row of " + scope);
+        out.println("deleted the " + limit.window.label() + " limit row of " + scope);
         out.println("in force for decisions made after risk.limits.refresh (5 s by default)");
         return 0;
     }
