@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.risklimits.support.DecisionSchema;
+import io.risklimits.support.HourBoundary;
 import io.risklimits.support.RunningService;
 import io.risklimits.support.TestInfrastructure;
 import io.risklimits.support.TestKafka;
@@ -58,6 +59,7 @@ class ArchiverIT {
 
     @BeforeEach
     void startTwelveHoursBeforeTheCutoff() {
+        HourBoundary.awaitClearOfTheNextHour(Duration.ofSeconds(60));
         cutoff = db.queryForObject(
                 "SELECT date_trunc('hour', (now() AT TIME ZONE 'UTC') - interval '30 days')", LocalDateTime.class);
         db.update("DELETE FROM risk_archive_lease");

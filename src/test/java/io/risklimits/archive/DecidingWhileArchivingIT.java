@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.risklimits.support.DecisionMessage;
 import io.risklimits.support.Events;
+import io.risklimits.support.HourBoundary;
 import io.risklimits.support.RunningService;
 import io.risklimits.support.TestInfrastructure;
 import io.risklimits.support.TestKafka;
@@ -43,6 +44,7 @@ class DecidingWhileArchivingIT {
 
     @Test
     void decisionsStayCorrectAndOnlyOldRowsGo() {
+        HourBoundary.awaitClearOfTheNextHour(Duration.ofSeconds(90));
         LocalDateTime cutoff = db.queryForObject(
                 "SELECT date_trunc('hour', (now() AT TIME ZONE 'UTC') - interval '30 days')", LocalDateTime.class);
         LocalDateTime start = cutoff.minusHours(OLD_HOURS);

@@ -8,6 +8,7 @@ import io.risklimits.decision.Limit;
 import io.risklimits.decision.Window;
 import io.risklimits.limits.LimitCatalog;
 import io.risklimits.support.DecisionSchema;
+import io.risklimits.support.HourBoundary;
 import io.risklimits.support.RunningService;
 import io.risklimits.support.TestInfrastructure;
 import java.nio.charset.StandardCharsets;
@@ -267,6 +268,7 @@ class OperatorCliIT {
 
     @Test
     void archiveStatusShowsCutoffCursorBacklogLeaseAndLastCommands() {
+        HourBoundary.awaitClearOfTheNextHour(Duration.ofSeconds(90));
         LocalDateTime cutoff = db.queryForObject(
                 "SELECT date_trunc('hour', (now() AT TIME ZONE 'UTC') - interval '30 days')", LocalDateTime.class);
         UUID entity = UUID.randomUUID();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.risklimits.support.DecisionMessage;
 import io.risklimits.support.Events;
+import io.risklimits.support.HourBoundary;
 import io.risklimits.support.RunningService;
 import io.risklimits.support.TestInfrastructure;
 import io.risklimits.support.TestKafka;
@@ -113,6 +114,7 @@ class DatabaseRolesIT {
 
     @Test
     void anArchiverLoginRunsAnArchiveCommandAndCannotDecide() throws SQLException {
+        HourBoundary.awaitClearOfTheNextHour(Duration.ofSeconds(90));
         LocalDateTime cutoff = owner.queryForObject(
                 "SELECT date_trunc('hour', (now() AT TIME ZONE 'UTC') - interval '30 days')", LocalDateTime.class);
         owner.update("DELETE FROM risk_archive_lease");

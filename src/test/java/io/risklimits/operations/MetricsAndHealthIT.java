@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.risklimits.support.Events;
+import io.risklimits.support.HourBoundary;
 import io.risklimits.support.RunningService;
 import io.risklimits.support.TestInfrastructure;
 import io.risklimits.support.TestKafka;
@@ -131,6 +132,7 @@ class MetricsAndHealthIT {
 
     /** Like ArchiverIT: the cursor 3 h before the cutoff, and only this test's rows in between. */
     private LocalDateTime prepareOneOldRowThreeHoursBeforeTheCutoff() {
+        HourBoundary.awaitClearOfTheNextHour(Duration.ofSeconds(120));
         LocalDateTime cutoff = db.queryForObject(
                 "SELECT date_trunc('hour', (now() AT TIME ZONE 'UTC') - interval '30 days')", LocalDateTime.class);
         LocalDateTime from = cutoff.minusHours(3);
