@@ -116,21 +116,28 @@ final class FaultScenarios {
     }
 
     /**
-     * With min.insync.replicas above the replication factor, no decision can be acknowledged: the
-     * deciders must hold their offsets until the topic takes writes again.
+     * The decisions topic refuses every decision (max.message.bytes below a decision's size) for 40 s:
+     * the deciders must hold their offsets, neither skipping nor dead-lettering events whose decision
+     * is stored but not published, until the topic takes writes again.
      */
     private static FaultScenario.Injected decisionsUnwritable(ScenarioRun run, List<WorkerProcess> workers)
             throws Exception {
         Thread.sleep(SETTLE.toMillis());
         try (Admin admin = run.cluster.admin()) {
-            setMinInSyncReplicas(admin, run.decisions(), "2");
+            setTopicConfig(admin, run.decisions(), TopicConfig.MAX_MESSAGE_BYTES_CONFIG, "64");
             Thread.sleep(5000);
             long before = committedOffsets(admin, run.deciderGroup());
-            Thread.sleep(35_000); // longer than the producer's delivery.timeout.ms (30 s): sends fail
+            Thread.sleep(35_000);
             long after = committedOffsets(admin, run.deciderGroup());
-            setMinInSyncReplicas(admin, run.decisions(), "1");
+            admin.incrementalAlterConfigs(Map.of(
+                            new ConfigResource(ConfigResource.Type.TOPIC, run.decisions()),
+                            List.of(new AlterConfigOp(
+                                    new ConfigEntry(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, ""),
+                                    AlterConfigOp.OpType.DELETE))))
+                    .all()
+                    .get();
             return new FaultScenario.Injected(
-                    "decisions topic unwritable for 40 s",
+                    "decisions topic refused every write for 40 s",
                     List.of(new Invariants.Check(
                             "offsets held while decisions could not be written",
                             after == before,
@@ -138,13 +145,10 @@ final class FaultScenarios {
         }
     }
 
-    private static void setMinInSyncReplicas(Admin admin, String topic, String replicas) throws Exception {
+    private static void setTopicConfig(Admin admin, String topic, String name, String value) throws Exception {
         ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
         admin.incrementalAlterConfigs(Map.of(
-                        resource,
-                        List.of(new AlterConfigOp(
-                                new ConfigEntry(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, replicas),
-                                AlterConfigOp.OpType.SET))))
+                        resource, List.of(new AlterConfigOp(new ConfigEntry(name, value), AlterConfigOp.OpType.SET))))
                 .all()
                 .get();
     }
