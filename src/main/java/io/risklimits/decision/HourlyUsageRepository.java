@@ -8,6 +8,7 @@ import java.util.EnumMap;
 import java.util.Map;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /** risk_hourly_agg: rolling usage of a business key, and the bucket an approved event is counted in. */
 @Repository
@@ -37,15 +38,48 @@ class HourlyUsageRepository {
                           tx_count   = risk_hourly_agg.tx_count + EXCLUDED.tx_count
             """;
 
+    // Running totals written by the statement itself (V6): each key's new bucket continues from its
+    // latest earlier bucket, an existing bucket moves by what is added, and later buckets (only if the
+    // database clock stepped back) carry the addition forward. Its transaction tells the triggers first.
+    private static final String RUNNING_TOTALS_WRITTEN_BY_STATEMENT =
+            "SELECT set_config('risk.running_totals_written_by', 'statement', true)";
+
     private static final String ADD_TO_BUCKETS = """
-            INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count)
-            SELECT entity_id, channel_code, direction_code, :bucket, sum_amount, tx_count
-            FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
-                        CAST(:amounts AS bigint[]), CAST(:counts AS integer[]))
-                 AS added (entity_id, channel_code, direction_code, sum_amount, tx_count)
+            WITH added AS (
+                SELECT *
+                FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
+                            CAST(:amounts AS bigint[]), CAST(:counts AS integer[]))
+                     AS added (entity_id, channel_code, direction_code, sum_amount, tx_count)
+            ), carried_forward AS (
+                UPDATE risk_hourly_agg later
+                SET running_amount = later.running_amount + added.sum_amount,
+                    running_count  = later.running_count + added.tx_count
+                FROM added
+                WHERE later.entity_id = added.entity_id
+                  AND later.channel_code = added.channel_code
+                  AND later.direction_code = added.direction_code
+                  AND later.bucket_ts > :bucket
+            )
+            INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count,
+                                         running_amount, running_count)
+            SELECT added.entity_id, added.channel_code, added.direction_code, :bucket, added.sum_amount,
+                   added.tx_count,
+                   coalesce(earlier.running_amount, 0) + added.sum_amount,
+                   coalesce(earlier.running_count, 0) + added.tx_count
+            FROM added
+            LEFT JOIN LATERAL (SELECT running_amount, running_count
+                               FROM risk_hourly_agg bucket
+                               WHERE bucket.entity_id = added.entity_id
+                                 AND bucket.channel_code = added.channel_code
+                                 AND bucket.direction_code = added.direction_code
+                                 AND bucket.bucket_ts < :bucket
+                               ORDER BY bucket.bucket_ts DESC
+                               LIMIT 1) AS earlier ON true
             ON CONFLICT (entity_id, channel_code, direction_code, bucket_ts)
-            DO UPDATE SET sum_amount = risk_hourly_agg.sum_amount + EXCLUDED.sum_amount,
-                          tx_count   = risk_hourly_agg.tx_count + EXCLUDED.tx_count
+            DO UPDATE SET sum_amount     = risk_hourly_agg.sum_amount + EXCLUDED.sum_amount,
+                          tx_count       = risk_hourly_agg.tx_count + EXCLUDED.tx_count,
+                          running_amount = risk_hourly_agg.running_amount + EXCLUDED.sum_amount,
+                          running_count  = risk_hourly_agg.running_count + EXCLUDED.tx_count
             """;
 
     private final JdbcClient jdbc;
@@ -83,11 +117,18 @@ class HourlyUsageRepository {
                 .update();
     }
 
-    /** Adds each key's approved total to its bucket; one row per key. */
+    /**
+     * Adds each key's approved total to its bucket, one row per key, with the running totals. Only
+     * inside a transaction: the triggers stand aside for the rest of it.
+     */
     void addToBuckets(Map<BusinessKey, Tally> approved, Instant bucket) {
         if (approved.isEmpty()) {
             return;
         }
+        if (!TransactionSynchronizationManager.isActualTransactionActive()) {
+            throw new IllegalStateException("running totals are written in the deciding transaction only");
+        }
+        jdbc.sql(RUNNING_TOTALS_WRITTEN_BY_STATEMENT).query(rs -> {});
         KeyArrays keys = KeyArrays.of(approved.keySet());
         Long[] amounts = approved.values().stream().map(Tally::amount).toArray(Long[]::new);
         Integer[] counts = approved.values().stream()

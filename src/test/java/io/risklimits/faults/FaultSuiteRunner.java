@@ -82,6 +82,7 @@ final class FaultSuiteRunner {
                     invariants.messagesAgree(run.decisions()),
                     invariants.noWindowExceeded(run.limits),
                     invariants.bucketsEqualApprovals(),
+                    invariants.runningTotalsArePrefixSums(),
                     invariants.deadLettersPresent(run.deadLetters()),
                     eventually(invariants::nothingLeftBehind),
                     eventually(run::backlogDeleted)));

@@ -191,6 +191,24 @@ final class Invariants {
                 fromBuckets.size() + " buckets, " + fromLog.size() + " from the audit rows");
     }
 
+    /** The usage reads rely on running totals: each bucket's must be the sum of its key's buckets so far. */
+    Check runningTotalsArePrefixSums() {
+        Integer wrong = db.queryForObject("""
+                SELECT count(*)
+                FROM (SELECT running_amount, running_count,
+                             sum(sum_amount) OVER key_history AS expected_amount,
+                             sum(tx_count)   OVER key_history AS expected_count
+                      FROM risk_hourly_agg
+                      WHERE channel_code = ?
+                      WINDOW key_history AS (PARTITION BY entity_id, direction_code ORDER BY bucket_ts)) AS buckets
+                WHERE running_amount <> expected_amount OR running_count <> expected_count
+                """, Integer.class, channel);
+        return new Check(
+                "running totals equal the prefix sums of the buckets",
+                wrong != null && wrong == 0,
+                wrong + " buckets with wrong running totals");
+    }
+
     Check deadLettersPresent(String deadLetterTopic) {
         int deadLetters = TopicReader.readAll(bootstrapServers, deadLetterTopic).size();
         int expected = load.unreadable() + load.invalid();
