@@ -5,6 +5,8 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.stereotype.Component;
 
 /**
@@ -19,6 +21,8 @@ class DeciderMetrics {
     private final Timer latency;
     private final DistributionSummary batchSize;
     private final Timer lockWait;
+    // one counter per (decision, reason, replayed), found without a registry lookup per decision
+    private final Map<String, Counter> decisions = new ConcurrentHashMap<>();
 
     DeciderMetrics(MeterRegistry meters) {
         this.meters = meters;
@@ -48,14 +52,16 @@ class DeciderMetrics {
 
     /** Counts a decision message confirmed by the broker. */
     void published(Decision decision, long recordTimestampMillis) {
-        Counter.builder("risk.decisions")
-                .description("decision messages confirmed on the decisions topic")
-                .tag("decision", decision.verdict().name())
-                .tag(
-                        "reason",
-                        decision.reason() == null ? "none" : decision.reason().name())
-                .tag("replayed", Boolean.toString(decision.replayed()))
-                .register(meters)
+        String reason = decision.reason() == null ? "none" : decision.reason().name();
+        decisions
+                .computeIfAbsent(
+                        decision.verdict() + "/" + reason + "/" + decision.replayed(),
+                        tags -> Counter.builder("risk.decisions")
+                                .description("decision messages confirmed on the decisions topic")
+                                .tag("decision", decision.verdict().name())
+                                .tag("reason", reason)
+                                .tag("replayed", Boolean.toString(decision.replayed()))
+                                .register(meters))
                 .increment();
         if (decision.replayed()) {
             dedupeHits.increment();

@@ -1,17 +1,13 @@
 package io.risklimits.faults;
 
+import io.risklimits.support.TestKafka;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.common.TopicPartition;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 
@@ -66,7 +62,7 @@ final class FaultSuiteRunner {
                         run.startWorker("worker-" + (i + 1), scenario.workers().get(i)));
             }
             workers.forEach(WorkerProcess::awaitReady);
-            awaitLeaders(run.transactions());
+            TestKafka.awaitLeaders(cluster.bootstrapServers(), List.of(run.transactions()));
             CompletableFuture<Void> sending = run.startLoad(perSecond);
             FaultScenario.Injected injected = scenario.fault().inject(run, workers);
             sending.get(5, TimeUnit.MINUTES);
@@ -108,24 +104,6 @@ final class FaultSuiteRunner {
             // reported as failed
         }
         return last[0];
-    }
-
-    /** Fresh topics answer NOT_LEADER a little after their metadata shows a leader: wait for ListOffsets. */
-    private void awaitLeaders(String topic) {
-        try (Admin admin = cluster.admin()) {
-            Awaitility.await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
-                Map<TopicPartition, OffsetSpec> partitions = new HashMap<>();
-                admin.describeTopics(List.of(topic))
-                        .allTopicNames()
-                        .get()
-                        .get(topic)
-                        .partitions()
-                        .forEach(partition ->
-                                partitions.put(new TopicPartition(topic, partition.partition()), OffsetSpec.latest()));
-                admin.listOffsets(partitions).all().get();
-                return true;
-            });
-        }
     }
 
     static String table(List<ScenarioResult> results) {

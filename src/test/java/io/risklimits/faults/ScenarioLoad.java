@@ -1,7 +1,7 @@
 package io.risklimits.faults;
 
+import io.risklimits.support.Events;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -17,7 +17,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * One scenario's event stream, fixed by a seed: a few business keys (so limits fill up and reject),
@@ -26,8 +25,6 @@ import tools.jackson.databind.json.JsonMapper;
  * several consumers at once.
  */
 final class ScenarioLoad {
-
-    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     record Planned(String key, byte[] value, Integer partition) {}
 
@@ -72,15 +69,7 @@ final class ScenarioLoad {
     }
 
     private static byte[] event(UUID dedupeId, UUID entity, String channel, long amount) {
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("dedupe_id", dedupeId.toString());
-        event.put("entity_id", entity.toString());
-        event.put("channel", channel);
-        event.put("direction", "OUT");
-        event.put("amount", amount);
-        event.put("currency", "USD");
-        event.put("occurred_at", Instant.now().toString());
-        return JSON.writeValueAsBytes(event);
+        return Events.json(Events.event(dedupeId, entity, channel, "OUT", amount));
     }
 
     /** Sends the stream at about perSecond records a second; the future completes when all are acknowledged. */

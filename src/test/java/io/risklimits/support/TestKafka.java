@@ -65,9 +65,12 @@ public final class TestKafka {
      * producer) and lose the test's records.
      */
     public static void awaitLeaders(Collection<String> topics) {
-        try (Admin admin = Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                TestInfrastructure.get().bootstrapServers()))) {
+        awaitLeaders(TestInfrastructure.get().bootstrapServers(), topics);
+    }
+
+    /** {@link #awaitLeaders(Collection)} on another broker (the fault suite's own). */
+    public static void awaitLeaders(String bootstrapServers, Collection<String> topics) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
             Awaitility.await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
                 Map<TopicPartition, OffsetSpec> partitions = new HashMap<>();
                 admin.describeTopics(topics)
