@@ -146,7 +146,8 @@ final class BenchmarkDatabase {
 
     /**
      * Vacuum, statistics and a checkpoint, so that no run pays for the writes of the one before it
-     * (autovacuum after a bulk load, dirty pages flushed in the middle of a measurement).
+     * (autovacuum after a bulk load, dirty pages flushed in the middle of a measurement), then the
+     * buckets read into shared buffers.
      */
     void settle() {
         try (Connection connection = dataSource.getConnection();
@@ -155,9 +156,44 @@ final class BenchmarkDatabase {
             statement.execute("VACUUM (ANALYZE) risk_hourly_agg");
             statement.execute("VACUUM (ANALYZE) risk_request_log");
             statement.execute("CHECKPOINT");
+            // a running service has its keys' recent buckets in memory; without this the first
+            // seconds of a run read them from disk and the figures measure the cache, not the decider
+            statement.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm");
+            statement.execute("SELECT pg_prewarm('risk_hourly_agg'), pg_prewarm('risk_hourly_agg_pkey')");
         } catch (SQLException e) {
             throw new IllegalStateException("Settling the database failed", e);
         }
+    }
+
+    /** Starts counting statement times afresh; false when pg_stat_statements is not loaded. */
+    boolean resetStatementStats() {
+        String loaded = jdbc.queryForObject("SHOW shared_preload_libraries", String.class);
+        if (loaded == null || !loaded.contains("pg_stat_statements")) {
+            return false;
+        }
+        jdbc.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+        jdbc.execute("SELECT pg_stat_statements_reset()");
+        return true;
+    }
+
+    /** The statements that took most server time since the reset, one line each. */
+    List<String> topStatements(int limit) {
+        return jdbc.query(
+                """
+                SELECT calls, round(total_exec_time) AS total_ms, round(mean_exec_time::numeric, 3) AS mean_ms,
+                       rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS query
+                FROM pg_stat_statements
+                ORDER BY total_exec_time DESC
+                LIMIT ?
+                """,
+                (rs, rowNum) -> String.format(
+                        "%8d calls %8d ms %9.3f ms/call %9d rows  %s",
+                        rs.getLong("calls"),
+                        rs.getLong("total_ms"),
+                        rs.getDouble("mean_ms"),
+                        rs.getLong("rows"),
+                        rs.getString("query")),
+                limit);
     }
 
     private static Array uuidArray(Connection connection, List<UUID> ids) throws SQLException {

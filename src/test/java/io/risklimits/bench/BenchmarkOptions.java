@@ -40,7 +40,7 @@ record BenchmarkOptions(
 
     static BenchmarkOptions fromSystemProperties() {
         return new BenchmarkOptions(
-                Integer.getInteger("bench.events", 20_000),
+                Integer.getInteger("bench.events", 60_000),
                 Integer.getInteger("bench.keys", 10_000),
                 list(System.getProperty("bench.modes", "per-event,batched")),
                 list(System.getProperty("bench.scenarios", String.join(",", Scenario.NAMES))),

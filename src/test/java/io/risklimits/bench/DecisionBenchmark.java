@@ -52,7 +52,7 @@ class DecisionBenchmark {
         try (BenchmarkKafka kafka = new BenchmarkKafka(infrastructure.bootstrapServers(), options.partitions());
                 LoadDriver driver = new LoadDriver(infrastructure.bootstrapServers())) {
             DecisionLog decisions = new DecisionLog(infrastructure.bootstrapServers());
-            BenchmarkRunner runner = new BenchmarkRunner(options, kafka, driver, decisions);
+            BenchmarkRunner runner = new BenchmarkRunner(options, kafka, driver, decisions, database);
             for (String mode : options.modes()) {
                 // the JVM runs the service too: its code is compiled hot before anything is measured
                 runner.warmUp(mode, warmupKeys, Math.max(1_000, options.events() / 5));
@@ -151,16 +151,25 @@ class DecisionBenchmark {
 
     /** The two phases of one mode in one scenario. */
     private record BenchmarkRunner(
-            BenchmarkOptions options, BenchmarkKafka kafka, LoadDriver driver, DecisionLog decisions) {
+            BenchmarkOptions options,
+            BenchmarkKafka kafka,
+            LoadDriver driver,
+            DecisionLog decisions,
+            BenchmarkDatabase database) {
 
         RunResult run(Scenario scenario, String mode, BenchmarkKeys keys, int events) {
             RunningService.Topics topics = RunningService.Topics.unique();
             kafka.createTopics(topics);
             EventStream stream = new EventStream(scenario, keys, options.seed());
             Set<String> produced = driver.produceAll(topics.transactions(), stream, events);
+            boolean statementStats = database.resetStatementStats();
             long startRequestedMillis = System.currentTimeMillis();
             try (RunningService service = RunningService.start(topics, overrides(mode))) {
                 RunResult.Throughput throughput = throughput(topics, produced, startRequestedMillis);
+                if (statementStats) {
+                    System.out.printf("Benchmark: %s %s: server time by statement%n", scenario.name(), mode);
+                    database.topStatements(12).forEach(line -> System.out.println("  " + line));
+                }
                 RunResult.Latency latency =
                         latency(topics, stream, throughput.decisionsPerSecond() * options.latencyLoadShare());
                 return new RunResult(
@@ -201,12 +210,23 @@ class DecisionBenchmark {
                     .max()
                     .orElseThrow();
             int count = decided.size();
+            System.out.println("Benchmark: decisions appended per second of the run: " + perSecond(decided, first));
             return new RunResult.Throughput(
                     count,
                     (count - 1) * 1000.0 / Math.max(1, last - first),
                     last - first,
                     count * 1000.0 / Math.max(1, last - startRequestedMillis),
                     approvedShare(decided));
+        }
+
+        /** How steady the rate was: warm-up, pauses and stragglers show here, not in the average. */
+        private static List<Long> perSecond(Collection<DecisionLog.Appended> decided, long firstMillis) {
+            Map<Long, Long> bySecond = decided.stream()
+                    .collect(Collectors.groupingBy(
+                            appended -> (appended.appendedMillis() - firstMillis) / 1000,
+                            java.util.TreeMap::new,
+                            Collectors.counting()));
+            return List.copyOf(bySecond.values());
         }
 
         /** Events at a fixed rate to the running service, for the configured duration. */

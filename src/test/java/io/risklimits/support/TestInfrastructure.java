@@ -77,6 +77,10 @@ public final class TestInfrastructure {
             EmbeddedPostgres postgres = EmbeddedPostgres.builder()
                     // PostgreSQL's 128 MB default is a toy setting; the benchmark's 30 days of history need more
                     .setServerConfig("shared_buffers", System.getProperty("risk.test.postgres.shared-buffers", "1GB"))
+                    // the benchmark's -Dbench.statements=true: time spent per statement
+                    .setServerConfig(
+                            "shared_preload_libraries",
+                            Boolean.getBoolean("bench.statements") ? "pg_stat_statements" : "")
                     .start();
             LocalKafkaBroker kafka =
                     LocalKafkaBroker.start(freePort(), freePort(), Files.createTempDirectory("risk-limits-kafka"), 12);
