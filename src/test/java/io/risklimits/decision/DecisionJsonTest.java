@@ -1,0 +1,95 @@
+package io.risklimits.decision;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.risklimits.support.DecisionSchema;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+class DecisionJsonTest {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final UUID DEDUPE_ID = UUID.fromString("4b7c1f7e-1d7a-4c55-9d38-5f4f5c1a9e01");
+    private static final UUID ENTITY_ID = UUID.fromString("d4300e83-3c2b-4d4e-8f5a-0e6c1b2a3d4f");
+    private static final Instant BUCKET = Instant.parse("2026-11-23T08:00:00Z");
+    private static final Instant DECIDED_AT = Instant.parse("2026-11-23T08:39:11.482295Z");
+
+    private static final Usage USAGE = new Usage(Map.of(
+            Window.LAST_24_HOURS, new Tally(1_200, 2),
+            Window.LAST_7_DAYS, new Tally(5_000, 7),
+            Window.LAST_30_DAYS, new Tally(9_000_000_000_000L, 30)));
+
+    // the 7-day window has no count limit and no 30-day limit applies at all: nulls, not zeros
+    private static final Limits LIMITS = new Limits(Map.of(
+            Window.LAST_24_HOURS, new Limit(1_000_000L, 100L),
+            Window.LAST_7_DAYS, new Limit(5_000_000L, null)));
+
+    @Test
+    void approvedMessageCarriesEveryFieldInTheSchemaShape() {
+        Decision decision = new Decision(
+                DEDUPE_ID,
+                new EventFields(ENTITY_ID, "CARD", Direction.OUT, 1_200L, "USD", Instant.parse("2026-11-23T08:39:10Z")),
+                Verdict.APPROVED,
+                null,
+                List.of(),
+                USAGE,
+                LIMITS,
+                BUCKET,
+                DECIDED_AT,
+                false);
+
+        byte[] message = DecisionJson.message(decision);
+
+        DecisionSchema.assertValidDecision(message);
+        JsonNode node = JSON.readTree(message);
+        assertThat(node.get("dedupe_id").stringValue()).isEqualTo(DEDUPE_ID.toString());
+        assertThat(node.get("entity_id").stringValue()).isEqualTo(ENTITY_ID.toString());
+        assertThat(node.get("amount").longValue()).isEqualTo(1_200L);
+        assertThat(node.get("reason").isNull()).isTrue();
+        assertThat(node.get("usage").get("30d").get("amount").longValue()).isEqualTo(9_000_000_000_000L);
+        assertThat(node.get("limits").get("7d").get("count").isNull()).isTrue();
+        assertThat(node.get("limits").get("30d").get("amount").isNull()).isTrue();
+        assertThat(node.get("bucket_ts").stringValue()).isEqualTo("2026-11-23T08:00:00Z");
+        assertThat(node.get("decided_at").stringValue()).isEqualTo("2026-11-23T08:39:11.482295Z");
+        assertThat(node.get("replayed").booleanValue()).isFalse();
+        assertThat(node.has("errors")).isFalse();
+    }
+
+    @Test
+    void invalidMessageCarriesErrorsAndNullsForUnreadableFields() {
+        Decision decision = Decision.invalid(
+                DEDUPE_ID,
+                new EventFields(null, "CARD", null, null, "USD", null),
+                List.of(new FieldError("amount", "must be a positive integer"), new FieldError("entity_id", "\"x\"")),
+                DECIDED_AT);
+
+        byte[] message = DecisionJson.message(decision.asReplay());
+
+        DecisionSchema.assertValidDecision(message);
+        JsonNode node = JSON.readTree(message);
+        assertThat(node.get("entity_id").isNull()).isTrue();
+        assertThat(node.get("direction").isNull()).isTrue();
+        assertThat(node.get("amount").isNull()).isTrue();
+        assertThat(node.get("reason").stringValue()).isEqualTo("INVALID_REQUEST");
+        assertThat(node.get("errors").get(1).get("message").stringValue()).isEqualTo("\"x\"");
+        assertThat(node.get("replayed").booleanValue()).isTrue();
+        assertThat(node.has("usage")).isFalse();
+    }
+
+    @Test
+    void requestLogColumnsReadBackAsWritten() {
+        assertThat(DecisionJson.usage(DecisionJson.usage(USAGE))).isEqualTo(USAGE);
+        assertThat(DecisionJson.limits(DecisionJson.limits(LIMITS)))
+                .isEqualTo(new Limits(Map.of(
+                        Window.LAST_24_HOURS, new Limit(1_000_000L, 100L),
+                        Window.LAST_7_DAYS, new Limit(5_000_000L, null),
+                        Window.LAST_30_DAYS, new Limit(null, null))));
+        List<FieldError> errors = List.of(new FieldError("currency", "must be USD"));
+        assertThat(DecisionJson.errors(DecisionJson.errors(errors))).isEqualTo(errors);
+    }
+}
