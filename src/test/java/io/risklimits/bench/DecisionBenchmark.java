@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
@@ -224,7 +225,7 @@ class DecisionBenchmark {
             Map<Long, Long> bySecond = decided.stream()
                     .collect(Collectors.groupingBy(
                             appended -> (appended.appendedMillis() - firstMillis) / 1000,
-                            java.util.TreeMap::new,
+                            TreeMap::new,
                             Collectors.counting()));
             return List.copyOf(bySecond.values());
         }
