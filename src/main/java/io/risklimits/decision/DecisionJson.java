@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -61,11 +62,7 @@ public final class DecisionJson {
     }
 
     public static String usage(Usage usage) {
-        StringWriter text = new StringWriter(128);
-        try (JsonGenerator json = MAPPER.createGenerator(text)) {
-            writeUsage(json, usage);
-        }
-        return text.toString();
+        return text(json -> writeUsage(json, usage));
     }
 
     public static Usage usage(String json) {
@@ -83,11 +80,7 @@ public final class DecisionJson {
     }
 
     public static String limits(Limits limits) {
-        StringWriter text = new StringWriter(160);
-        try (JsonGenerator json = MAPPER.createGenerator(text)) {
-            writeLimits(json, limits);
-        }
-        return text.toString();
+        return text(json -> writeLimits(json, limits));
     }
 
     public static Limits limits(String json) {
@@ -101,11 +94,7 @@ public final class DecisionJson {
     }
 
     public static String errors(List<FieldError> errors) {
-        StringWriter text = new StringWriter();
-        try (JsonGenerator json = MAPPER.createGenerator(text)) {
-            writeErrors(json, errors);
-        }
-        return text.toString();
+        return text(json -> writeErrors(json, errors));
     }
 
     public static List<FieldError> errors(String json) {
@@ -116,6 +105,14 @@ public final class DecisionJson {
                     error.required("message").stringValue()));
         }
         return errors;
+    }
+
+    private static String text(Consumer<JsonGenerator> writer) {
+        StringWriter text = new StringWriter(160);
+        try (JsonGenerator json = MAPPER.createGenerator(text)) {
+            writer.accept(json);
+        }
+        return text.toString();
     }
 
     private static void writeUsage(JsonGenerator json, Usage usage) {
