@@ -76,7 +76,8 @@ public class BatchDecisionStore {
             // read after the locks, so decisions of one key are made in clock order
             Instant decidedAt = databaseClock();
             Instant bucket = decidedAt.truncatedTo(ChronoUnit.HOURS);
-            Map<BusinessKey, Usage> usage = new HashMap<>(runningUsage.usageUpTo(keys, bucket));
+            UsageReading reading = runningUsage.usageUpTo(keys, bucket);
+            Map<BusinessKey, Usage> usage = new HashMap<>(reading.usage());
 
             List<Decision> answers = new ArrayList<>(events.size());
             List<Decision> made = new ArrayList<>();
@@ -100,7 +101,7 @@ public class BatchDecisionStore {
                 made.add(decision);
                 answers.add(decision);
             }
-            hourlyUsage.addToBuckets(approved, bucket);
+            hourlyUsage.addToBuckets(approved, bucket, reading.latestBuckets());
             requestLog.insertAllLimitChecked(made, bucket, decidedAt);
             metrics.batchDecided(events.size());
             crashPoints.reached(CrashPoints.Point.BEFORE_COMMIT);

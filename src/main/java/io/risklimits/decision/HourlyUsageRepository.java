@@ -2,9 +2,12 @@ package io.risklimits.decision;
 
 import static io.risklimits.decision.SqlTime.utcTimestamp;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -13,6 +16,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 /** risk_hourly_agg: rolling usage of a business key, and the bucket an approved event is counted in. */
 @Repository
 class HourlyUsageRepository {
+
+    private static final LatestBucket NO_BUCKET = new LatestBucket(Instant.EPOCH, BigDecimal.ZERO, 0);
 
     // Buckets after the decision's bucket are counted too: if the database clock ever stepped back,
     // usage is overstated, never understated.
@@ -38,12 +43,34 @@ class HourlyUsageRepository {
                           tx_count   = risk_hourly_agg.tx_count + EXCLUDED.tx_count
             """;
 
-    // Running totals written by the statement itself (V6): each key's new bucket continues from its
-    // latest earlier bucket, an existing bucket moves by what is added, and later buckets (only if the
-    // database clock stepped back) carry the addition forward. Its transaction tells the triggers first.
+    // Running totals written by the statements themselves (V6), not by the triggers: the transaction
+    // tells the triggers first.
     private static final String RUNNING_TOTALS_WRITTEN_BY_STATEMENT =
             "SELECT set_config('risk.running_totals_written_by', 'statement', true)";
 
+    // The usual case: no key has a bucket after this one. A new bucket continues from the key's
+    // latest bucket as read under its lock (the totals come with the parameters); an existing one, the
+    // key's latest, moves by what is added.
+    private static final String ADD_TO_LATEST_BUCKETS = """
+            INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count,
+                                         running_amount, running_count)
+            SELECT entity_id, channel_code, direction_code, :bucket, sum_amount, tx_count,
+                   running_amount, running_count
+            FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
+                        CAST(:amounts AS bigint[]), CAST(:counts AS integer[]),
+                        CAST(:runningAmounts AS numeric[]), CAST(:runningCounts AS bigint[]))
+                 AS added (entity_id, channel_code, direction_code, sum_amount, tx_count,
+                           running_amount, running_count)
+            ON CONFLICT (entity_id, channel_code, direction_code, bucket_ts)
+            DO UPDATE SET sum_amount     = risk_hourly_agg.sum_amount + EXCLUDED.sum_amount,
+                          tx_count       = risk_hourly_agg.tx_count + EXCLUDED.tx_count,
+                          running_amount = risk_hourly_agg.running_amount + EXCLUDED.sum_amount,
+                          running_count  = risk_hourly_agg.running_count + EXCLUDED.tx_count
+            """;
+
+    // Some key has buckets after this one (the database clock stepped back): each key's new bucket
+    // continues from its latest earlier bucket, an existing bucket moves by what is added, and later
+    // buckets carry the addition forward.
     private static final String ADD_TO_BUCKETS = """
             WITH added AS (
                 SELECT *
@@ -118,10 +145,11 @@ class HourlyUsageRepository {
     }
 
     /**
-     * Adds each key's approved total to its bucket, one row per key, with the running totals. Only
-     * inside a transaction: the triggers stand aside for the rest of it.
+     * Adds each key's approved total to its bucket, one row per key, with the running totals, given
+     * each key's latest bucket as read under its lock in this transaction. Only inside a transaction:
+     * the triggers stand aside for the rest of it.
      */
-    void addToBuckets(Map<BusinessKey, Tally> approved, Instant bucket) {
+    void addToBuckets(Map<BusinessKey, Tally> approved, Instant bucket, Map<BusinessKey, LatestBucket> latestBuckets) {
         if (approved.isEmpty()) {
             return;
         }
@@ -134,12 +162,37 @@ class HourlyUsageRepository {
         Integer[] counts = approved.values().stream()
                 .map(tally -> Math.toIntExact(tally.count()))
                 .toArray(Integer[]::new);
-        jdbc.sql(ADD_TO_BUCKETS)
+        boolean laterBucketsExist = approved.keySet().stream()
+                .map(latestBuckets::get)
+                .anyMatch(latest -> latest != null && latest.bucketTs().isAfter(bucket));
+        if (laterBucketsExist) {
+            jdbc.sql(ADD_TO_BUCKETS)
+                    .param("entityIds", keys.entityIds())
+                    .param("channels", keys.channels())
+                    .param("directions", keys.directions())
+                    .param("amounts", amounts)
+                    .param("counts", counts)
+                    .param("bucket", utcTimestamp(bucket))
+                    .update();
+            return;
+        }
+        List<LatestBucket> after = new ArrayList<>(approved.size());
+        approved.forEach((key, tally) ->
+                after.add(latestBuckets.getOrDefault(key, NO_BUCKET).followedBy(bucket, tally)));
+        jdbc.sql(ADD_TO_LATEST_BUCKETS)
                 .param("entityIds", keys.entityIds())
                 .param("channels", keys.channels())
                 .param("directions", keys.directions())
                 .param("amounts", amounts)
                 .param("counts", counts)
+                .param(
+                        "runningAmounts",
+                        after.stream()
+                                .map(totals -> totals.runningAmount().toPlainString())
+                                .toArray(String[]::new))
+                .param(
+                        "runningCounts",
+                        after.stream().map(LatestBucket::runningCount).toArray(Long[]::new))
                 .param("bucket", utcTimestamp(bucket))
                 .update();
     }

@@ -1,6 +1,7 @@
 package io.risklimits.decision;
 
 import static io.risklimits.decision.HourlyUsageRepository.windowStart;
+import static io.risklimits.decision.SqlTime.instantFromUtcTimestamp;
 import static io.risklimits.decision.SqlTime.utcTimestamp;
 
 import java.sql.ResultSet;
@@ -17,7 +18,8 @@ import org.springframework.stereotype.Repository;
 /**
  * Rolling usage of many business keys at once, from the running totals of risk_hourly_agg (V2):
  * usage of a window = the latest bucket's running total - the running total before the window's
- * first bucket. Four index probes per key, whatever the length of its history.
+ * first bucket. Four index probes per key, whatever the length of its history. The latest bucket is
+ * returned too, so that the bucket write need not look it up again.
  */
 @Repository
 class RunningUsageRepository {
@@ -25,6 +27,8 @@ class RunningUsageRepository {
     // Buckets after the decision's bucket are counted too, as in HourlyUsageRepository.
     private static final String SELECT_USAGE = """
             SELECT key.entity_id, key.channel_code, key.direction_code,
+                   latest.bucket_ts AS latest_bucket_ts, latest.running_amount AS latest_running_amount,
+                   latest.running_count AS latest_running_count,
                    coalesce(latest.running_amount - since_24h.amount_before, 0) AS amount_24h,
                    coalesce(latest.running_count - since_24h.count_before, 0)   AS count_24h,
                    coalesce(latest.running_amount - since_7d.amount_before, 0)  AS amount_7d,
@@ -33,7 +37,7 @@ class RunningUsageRepository {
                    coalesce(latest.running_count - since_30d.count_before, 0)   AS count_30d
             FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]))
                  AS key (entity_id, channel_code, direction_code)
-            LEFT JOIN LATERAL (SELECT running_amount, running_count
+            LEFT JOIN LATERAL (SELECT bucket_ts, running_amount, running_count
                                FROM risk_hourly_agg bucket
                                WHERE bucket.entity_id = key.entity_id
                                  AND bucket.channel_code = key.channel_code
@@ -75,10 +79,11 @@ class RunningUsageRepository {
         this.jdbc = jdbc;
     }
 
-    /** Usage of each key in each window that ends with the given hour bucket. */
-    Map<BusinessKey, Usage> usageUpTo(Collection<BusinessKey> keys, Instant bucket) {
+    /** Usage of each key in each window that ends with the given hour bucket, and its latest bucket. */
+    UsageReading usageUpTo(Collection<BusinessKey> keys, Instant bucket) {
         KeyArrays arrays = KeyArrays.of(keys);
         Map<BusinessKey, Usage> usage = new HashMap<>();
+        Map<BusinessKey, LatestBucket> latestBuckets = new HashMap<>();
         jdbc.sql(SELECT_USAGE)
                 .param("entityIds", arrays.entityIds())
                 .param("channels", arrays.channels())
@@ -87,9 +92,19 @@ class RunningUsageRepository {
                 .param("since7d", utcTimestamp(windowStart(bucket, Window.LAST_7_DAYS)))
                 .param("since30d", utcTimestamp(windowStart(bucket, Window.LAST_30_DAYS)))
                 .query(rs -> {
-                    usage.put(businessKey(rs), usage(rs));
+                    BusinessKey key = businessKey(rs);
+                    usage.put(key, usage(rs));
+                    Instant latestBucket = instantFromUtcTimestamp(rs, "latest_bucket_ts");
+                    if (latestBucket != null) {
+                        latestBuckets.put(
+                                key,
+                                new LatestBucket(
+                                        latestBucket,
+                                        rs.getBigDecimal("latest_running_amount"),
+                                        rs.getLong("latest_running_count")));
+                    }
                 });
-        return usage;
+        return new UsageReading(usage, latestBuckets);
     }
 
     private static BusinessKey businessKey(ResultSet rs) throws SQLException {

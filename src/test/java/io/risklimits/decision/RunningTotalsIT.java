@@ -55,14 +55,16 @@ class RunningTotalsIT {
     }
 
     /**
-     * The batched decider writes the totals in its own statement (V6) while the triggers stand aside;
-     * mixed with writers that leave them to the triggers, and with hours written out of order (a
-     * database clock that stepped back), every bucket's totals are still the prefix sums.
+     * The batched decider writes the totals in its own statements (V6) while the triggers stand aside,
+     * continuing from the latest bucket it read, or carrying forward when later buckets exist; mixed
+     * with writers that leave them to the triggers, and with hours written out of order (a database
+     * clock that stepped back), every bucket's totals are still the prefix sums.
      */
     @Test
     void totalsWrittenByTheDecidersStatementAreThePrefixSumsToo() {
         DataSource dataSource = TestInfrastructure.get().dataSource();
         HourlyUsageRepository buckets = new HourlyUsageRepository(JdbcClient.create(dataSource));
+        RunningUsageRepository usage = new RunningUsageRepository(JdbcClient.create(dataSource));
         TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
         UUID entity = UUID.randomUUID();
         BusinessKey key = new BusinessKey(entity, "CARD", Direction.OUT);
@@ -72,8 +74,11 @@ class RunningTotalsIT {
             if (random.nextInt(4) == 0) {
                 addToBucket(entity, hour, amount);
             } else {
+                Instant bucket = START.plusHours(hour).toInstant(ZoneOffset.UTC);
                 transaction.executeWithoutResult(status -> buckets.addToBuckets(
-                        Map.of(key, new Tally(amount, 1)), START.plusHours(hour).toInstant(ZoneOffset.UTC)));
+                        Map.of(key, new Tally(amount, 1)),
+                        bucket,
+                        usage.usageUpTo(List.of(key), bucket).latestBuckets()));
             }
         }
 
@@ -89,7 +94,7 @@ class RunningTotalsIT {
                 JdbcClient.create(TestInfrastructure.get().dataSource()));
         BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
 
-        assertThatThrownBy(() -> buckets.addToBuckets(Map.of(key, new Tally(1, 1)), Instant.now()))
+        assertThatThrownBy(() -> buckets.addToBuckets(Map.of(key, new Tally(1, 1)), Instant.now(), Map.of()))
                 .isInstanceOf(IllegalStateException.class);
     }
 

@@ -1,0 +1,17 @@
+package io.risklimits.decision;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+
+/**
+ * A business key's latest hour bucket and its running totals, as read under the key's lock: the
+ * totals a new, later bucket of the key continues from.
+ */
+record LatestBucket(Instant bucketTs, BigDecimal runningAmount, long runningCount) {
+
+    /** The running totals of a new bucket after this one that holds the given tally. */
+    LatestBucket followedBy(Instant laterBucket, Tally added) {
+        return new LatestBucket(
+                laterBucket, runningAmount.add(BigDecimal.valueOf(added.amount())), runningCount + added.count());
+    }
+}
