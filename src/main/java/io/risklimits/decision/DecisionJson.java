@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.JsonNode;
@@ -19,6 +20,11 @@ public final class DecisionJson {
 
     public static final int SCHEMA_VERSION = 1;
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
+
+    // Most keys share a few sets of limits, and each decision writes its limits twice (message and
+    // request log row): their text is kept, for as many distinct sets as a limit table plausibly has.
+    private static final int MAX_LIMITS_TEXTS = 1024;
+    private static final Map<Limits, String> LIMITS_TEXTS = new ConcurrentHashMap<>();
 
     private DecisionJson() {}
 
@@ -50,7 +56,7 @@ public final class DecisionJson {
                 json.writeName("usage");
                 writeUsage(json, decision.usage());
                 json.writeName("limits");
-                writeLimits(json, decision.limits());
+                json.writeRawValue(limits(decision.limits()));
                 json.writeStringProperty("bucket_ts", decision.bucketTs().toString());
             }
             json.writeStringProperty("decided_at", decision.decidedAt().toString());
@@ -80,7 +86,15 @@ public final class DecisionJson {
     }
 
     public static String limits(Limits limits) {
-        return text(json -> writeLimits(json, limits));
+        String text = LIMITS_TEXTS.get(limits);
+        if (text == null) {
+            text = text(json -> writeLimits(json, limits));
+            if (LIMITS_TEXTS.size() >= MAX_LIMITS_TEXTS) {
+                LIMITS_TEXTS.clear();
+            }
+            LIMITS_TEXTS.put(limits, text);
+        }
+        return text;
     }
 
     public static Limits limits(String json) {

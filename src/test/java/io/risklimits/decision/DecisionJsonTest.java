@@ -92,4 +92,20 @@ class DecisionJsonTest {
         List<FieldError> errors = List.of(new FieldError("currency", "must be USD"));
         assertThat(DecisionJson.errors(DecisionJson.errors(errors))).isEqualTo(errors);
     }
+
+    @Test
+    void keptLimitsTextsBelongToTheirOwnLimits() {
+        for (long count = 1; count <= 3_000; count++) {
+            Limits limits = new Limits(Map.of(
+                    Window.LAST_24_HOURS, new Limit(count * 10, count),
+                    Window.LAST_7_DAYS, new Limit(count * 20, null),
+                    Window.LAST_30_DAYS, new Limit(null, count * 3)));
+            assertThat(DecisionJson.limits(DecisionJson.limits(limits))).isEqualTo(limits);
+        }
+        assertThat(DecisionJson.limits(DecisionJson.limits(LIMITS)))
+                .isEqualTo(new Limits(Map.of(
+                        Window.LAST_24_HOURS, new Limit(1_000_000L, 100L),
+                        Window.LAST_7_DAYS, new Limit(5_000_000L, null),
+                        Window.LAST_30_DAYS, new Limit(null, null))));
+    }
 }
