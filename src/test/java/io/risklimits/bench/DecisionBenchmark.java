@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -198,8 +199,10 @@ class DecisionBenchmark {
         /** The produced events are on the topic before the service starts; it decides them as fast as it can. */
         private RunResult.Throughput throughput(
                 RunningService.Topics topics, Set<String> produced, long startRequestedMillis) {
+            Optional<MachineLoad> loadBefore = MachineLoad.now();
             Map<TopicPartition, Long> start = kafka.startOffsets(topics.decisions());
             kafka.awaitRecords(topics.decisions(), start, produced.size(), options.phaseTimeout());
+            printMachineLoad("throughput phase (service start included)", loadBefore);
             Collection<DecisionLog.Appended> decided =
                     decisions.read(start, produced, options.phaseTimeout()).values();
             long first = decided.stream()
@@ -220,6 +223,12 @@ class DecisionBenchmark {
                     approvedShare(decided));
         }
 
+        private static void printMachineLoad(String phase, Optional<MachineLoad> before) {
+            before.ifPresent(earlier -> MachineLoad.now()
+                    .ifPresent(later -> System.out.println(
+                            "Benchmark: machine during the " + phase + ": " + later.sharesSince(earlier))));
+        }
+
         /** How steady the rate was: warm-up, pauses and stragglers show here, not in the average. */
         private static List<Long> perSecond(Collection<DecisionLog.Appended> decided, long firstMillis) {
             Map<Long, Long> bySecond = decided.stream()
@@ -235,8 +244,10 @@ class DecisionBenchmark {
             int events = (int)
                     Math.max(1, Math.round(rate * options.latencyDuration().toSeconds()));
             Map<TopicPartition, Long> before = kafka.endOffsets(topics.decisions());
+            Optional<MachineLoad> loadBefore = MachineLoad.now();
             Map<String, Long> scheduled = driver.produceAtRate(topics.transactions(), stream, events, rate);
             kafka.awaitRecords(topics.decisions(), before, events, options.phaseTimeout());
+            printMachineLoad("latency phase", loadBefore);
             Map<String, DecisionLog.Appended> decided =
                     decisions.read(before, scheduled.keySet(), options.phaseTimeout());
             long[] millis = decided.entrySet().stream()
