@@ -111,11 +111,7 @@ public class BatchDecisionStore {
 
     private void lockAll(Set<BusinessKey> keys) {
         KeyArrays arrays = KeyArrays.of(keys);
-        jdbc.sql(LOCK_BUSINESS_KEYS)
-                .param("entityIds", arrays.entityIds())
-                .param("channels", arrays.channels())
-                .param("directions", arrays.directions())
-                .query(rs -> {});
+        arrays.bindTo(jdbc.sql(LOCK_BUSINESS_KEYS)).query(rs -> {});
     }
 
     private Instant databaseClock() {

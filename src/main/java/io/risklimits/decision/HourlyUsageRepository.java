@@ -165,36 +165,26 @@ class HourlyUsageRepository {
         boolean laterBucketsExist = approved.keySet().stream()
                 .map(latestBuckets::get)
                 .anyMatch(latest -> latest != null && latest.bucketTs().isAfter(bucket));
-        if (laterBucketsExist) {
-            jdbc.sql(ADD_TO_BUCKETS)
-                    .param("entityIds", keys.entityIds())
-                    .param("channels", keys.channels())
-                    .param("directions", keys.directions())
-                    .param("amounts", amounts)
-                    .param("counts", counts)
-                    .param("bucket", utcTimestamp(bucket))
-                    .update();
-            return;
-        }
-        List<LatestBucket> after = new ArrayList<>(approved.size());
-        approved.forEach((key, tally) ->
-                after.add(latestBuckets.getOrDefault(key, NO_BUCKET).followedBy(bucket, tally)));
-        jdbc.sql(ADD_TO_LATEST_BUCKETS)
-                .param("entityIds", keys.entityIds())
-                .param("channels", keys.channels())
-                .param("directions", keys.directions())
+        JdbcClient.StatementSpec statement = keys.bindTo(
+                        jdbc.sql(laterBucketsExist ? ADD_TO_BUCKETS : ADD_TO_LATEST_BUCKETS))
                 .param("amounts", amounts)
                 .param("counts", counts)
-                .param(
-                        "runningAmounts",
-                        after.stream()
-                                .map(totals -> totals.runningAmount().toPlainString())
-                                .toArray(String[]::new))
-                .param(
-                        "runningCounts",
-                        after.stream().map(LatestBucket::runningCount).toArray(Long[]::new))
-                .param("bucket", utcTimestamp(bucket))
-                .update();
+                .param("bucket", utcTimestamp(bucket));
+        if (!laterBucketsExist) {
+            List<LatestBucket> after = new ArrayList<>(approved.size());
+            approved.forEach((key, tally) ->
+                    after.add(latestBuckets.getOrDefault(key, NO_BUCKET).followedBy(bucket, tally)));
+            statement = statement
+                    .param(
+                            "runningAmounts",
+                            after.stream()
+                                    .map(totals -> totals.runningAmount().toPlainString())
+                                    .toArray(String[]::new))
+                    .param(
+                            "runningCounts",
+                            after.stream().map(LatestBucket::runningCount).toArray(Long[]::new));
+        }
+        statement.update();
     }
 
     static Instant windowStart(Instant bucket, Window window) {

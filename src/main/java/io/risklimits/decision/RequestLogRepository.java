@@ -107,10 +107,7 @@ class RequestLogRepository {
                 KeyArrays.of(events.stream().map(TransactionEvent::businessKey).toList());
         UUID[] dedupeIds = events.stream().map(TransactionEvent::dedupeId).toArray(UUID[]::new);
         Map<RequestId, Decision> stored = new HashMap<>();
-        jdbc.sql(SELECT_DECISIONS)
-                .param("entityIds", keys.entityIds())
-                .param("channels", keys.channels())
-                .param("directions", keys.directions())
+        keys.bindTo(jdbc.sql(SELECT_DECISIONS))
                 .param("dedupeIds", dedupeIds)
                 .query(RequestLogRepository::storedDecision)
                 .list()
@@ -126,10 +123,7 @@ class RequestLogRepository {
         KeyArrays keys = KeyArrays.of(decisions.stream()
                 .map(decision -> decision.fields().businessKey().orElseThrow())
                 .toList());
-        jdbc.sql(INSERT_LIMIT_CHECKED_DECISIONS)
-                .param("entityIds", keys.entityIds())
-                .param("channels", keys.channels())
-                .param("directions", keys.directions())
+        keys.bindTo(jdbc.sql(INSERT_LIMIT_CHECKED_DECISIONS))
                 .param("dedupeIds", decisions.stream().map(Decision::dedupeId).toArray(UUID[]::new))
                 .param(
                         "decisions",

@@ -84,10 +84,7 @@ class RunningUsageRepository {
         KeyArrays arrays = KeyArrays.of(keys);
         Map<BusinessKey, Usage> usage = new HashMap<>();
         Map<BusinessKey, LatestBucket> latestBuckets = new HashMap<>();
-        jdbc.sql(SELECT_USAGE)
-                .param("entityIds", arrays.entityIds())
-                .param("channels", arrays.channels())
-                .param("directions", arrays.directions())
+        arrays.bindTo(jdbc.sql(SELECT_USAGE))
                 .param("since24h", utcTimestamp(windowStart(bucket, Window.LAST_24_HOURS)))
                 .param("since7d", utcTimestamp(windowStart(bucket, Window.LAST_7_DAYS)))
                 .param("since30d", utcTimestamp(windowStart(bucket, Window.LAST_30_DAYS)))
