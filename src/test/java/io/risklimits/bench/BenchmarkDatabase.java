@@ -181,16 +181,18 @@ final class BenchmarkDatabase {
         return jdbc.query(
                 """
                 SELECT calls, round(total_exec_time) AS total_ms, round(mean_exec_time::numeric, 3) AS mean_ms,
-                       rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS query
+                       round(total_plan_time) AS plan_ms, rows,
+                       left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS query
                 FROM pg_stat_statements
-                ORDER BY total_exec_time DESC
+                ORDER BY total_exec_time + total_plan_time DESC
                 LIMIT ?
                 """,
                 (rs, rowNum) -> String.format(
-                        "%8d calls %8d ms %9.3f ms/call %9d rows  %s",
+                        "%8d calls %8d ms %9.3f ms/call %7d ms planning %9d rows  %s",
                         rs.getLong("calls"),
                         rs.getLong("total_ms"),
                         rs.getDouble("mean_ms"),
+                        rs.getLong("plan_ms"),
                         rs.getLong("rows"),
                         rs.getString("query")),
                 limit);

@@ -17,6 +17,7 @@ import java.util.List;
  * @param partitions partitions of the transactions and decisions topics
  * @param latencyLoadShare the latency phase produces at this share of the throughput just measured
  * @param latencyDuration how long the latency phase produces
+ * @param warmUpLimit longest warm-up per mode, if the JIT compiler has not settled before
  * @param synchronousCommit PostgreSQL's synchronous_commit for every session (the embedded server turns it off)
  * @param phaseTimeout longest wait for the decisions of one phase
  * @param seed seed of the fixed event stream, the same for every mode
@@ -32,6 +33,7 @@ record BenchmarkOptions(
         int partitions,
         double latencyLoadShare,
         Duration latencyDuration,
+        Duration warmUpLimit,
         String synchronousCommit,
         Duration phaseTimeout,
         long seed,
@@ -48,6 +50,7 @@ record BenchmarkOptions(
                 Integer.getInteger("bench.partitions", 12),
                 Double.parseDouble(System.getProperty("bench.latency-load-share", "0.5")),
                 Duration.ofSeconds(Long.getLong("bench.latency-seconds", 15)),
+                Duration.ofSeconds(Long.getLong("bench.warm-up-seconds", 90)),
                 System.getProperty("bench.synchronous-commit", "on"),
                 Duration.ofMinutes(Long.getLong("bench.timeout-minutes", 10)),
                 Long.getLong("bench.seed", 20261123L),

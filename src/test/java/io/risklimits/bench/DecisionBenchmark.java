@@ -35,6 +35,10 @@ class DecisionBenchmark {
 
     private static final int WARMUP_KEYS = 1_000;
 
+    // a warm-up round whose JIT compiling took less than this share of one core ends the warm-up
+    private static final double SETTLED_JIT_CORES = 0.05;
+    private static final int WARM_UP_PACED_SECONDS = 5;
+
     private final BenchmarkOptions options = BenchmarkOptions.fromSystemProperties();
     private final TestInfrastructure infrastructure = TestInfrastructure.get();
     private final BenchmarkDatabase database = new BenchmarkDatabase(infrastructure.dataSource());
@@ -130,6 +134,7 @@ class DecisionBenchmark {
         settings.put("partitions", options.partitions());
         settings.put("latency_load_share", options.latencyLoadShare());
         settings.put("latency_seconds", options.latencyDuration().toSeconds());
+        settings.put("warm_up_limit_seconds", options.warmUpLimit().toSeconds());
         settings.put("synchronous_commit", options.synchronousCommit());
         settings.put("seed", options.seed());
         BenchmarkReport report = BenchmarkReport.of(environment, settings, options.modes(), runs);
@@ -185,24 +190,56 @@ class DecisionBenchmark {
             }
         }
 
-        /** A throughput phase whose figures are thrown away. */
-        void warmUp(String mode, BenchmarkKeys keys, int events) {
+        /**
+         * Rounds of a burst (as fast as it goes) and a paced stretch (at the latency phase's share of
+         * the burst's rate) on one running service, until the JIT compiler has settled or the warm-up
+         * limit has passed. The figures are thrown away.
+         */
+        void warmUp(String mode, BenchmarkKeys keys, int eventsPerRound) {
             RunningService.Topics topics = RunningService.Topics.unique();
             kafka.createTopics(topics);
             EventStream stream = new EventStream(Scenario.SHALLOW_HISTORY, keys, options.seed());
-            Set<String> produced = driver.produceAll(topics.transactions(), stream, events);
+            long deadline = System.nanoTime() + options.warmUpLimit().toNanos();
             try (RunningService service = RunningService.start(topics, overrides(mode))) {
-                throughput(topics, produced, System.currentTimeMillis());
+                for (int round = 1; ; round++) {
+                    Optional<JitActivity> jitBefore = JitActivity.now();
+                    long startedNanos = System.nanoTime();
+                    Map<TopicPartition, Long> before = kafka.endOffsets(topics.decisions());
+                    driver.produceAll(topics.transactions(), stream, eventsPerRound);
+                    kafka.awaitRecords(topics.decisions(), before, eventsPerRound, options.phaseTimeout());
+                    double pacedRate = options.latencyLoadShare() * eventsPerRound / secondsSince(startedNanos);
+                    int pacedEvents = (int) Math.max(1, Math.round(pacedRate * WARM_UP_PACED_SECONDS));
+                    before = kafka.endOffsets(topics.decisions());
+                    driver.produceAtRate(topics.transactions(), stream, pacedEvents, pacedRate);
+                    kafka.awaitRecords(topics.decisions(), before, pacedEvents, options.phaseTimeout());
+                    Optional<Double> jitCores =
+                            jitBefore.flatMap(earlier -> JitActivity.now().map(later -> later.coresSince(earlier)));
+                    System.out.printf(
+                            "Benchmark: warm-up %s round %d: %.0f s, JIT compiling %s%n",
+                            mode,
+                            round,
+                            secondsSince(startedNanos),
+                            jitCores.map(cores -> String.format("%.2f cores", cores))
+                                    .orElse("(not reported)"));
+                    if (jitCores.orElse(0.0) < SETTLED_JIT_CORES || System.nanoTime() > deadline) {
+                        return;
+                    }
+                }
             }
+        }
+
+        private static double secondsSince(long startedNanos) {
+            return (System.nanoTime() - startedNanos) / 1e9;
         }
 
         /** The produced events are on the topic before the service starts; it decides them as fast as it can. */
         private RunResult.Throughput throughput(
                 RunningService.Topics topics, Set<String> produced, long startRequestedMillis) {
             Optional<MachineLoad> loadBefore = MachineLoad.now();
+            Optional<JitActivity> jitBefore = JitActivity.now();
             Map<TopicPartition, Long> start = kafka.startOffsets(topics.decisions());
             kafka.awaitRecords(topics.decisions(), start, produced.size(), options.phaseTimeout());
-            printMachineLoad("throughput phase (service start included)", loadBefore);
+            printMachineLoad("throughput phase (service start included)", loadBefore, jitBefore);
             Collection<DecisionLog.Appended> decided =
                     decisions.read(start, produced, options.phaseTimeout()).values();
             long first = decided.stream()
@@ -223,10 +260,14 @@ class DecisionBenchmark {
                     approvedShare(decided));
         }
 
-        private static void printMachineLoad(String phase, Optional<MachineLoad> before) {
+        private static void printMachineLoad(
+                String phase, Optional<MachineLoad> before, Optional<JitActivity> jitBefore) {
             before.ifPresent(earlier -> MachineLoad.now()
                     .ifPresent(later -> System.out.println(
                             "Benchmark: machine during the " + phase + ": " + later.sharesSince(earlier))));
+            jitBefore.ifPresent(earlier -> JitActivity.now()
+                    .ifPresent(later -> System.out.printf(
+                            "Benchmark: JIT compiling during the %s: %.2f cores%n", phase, later.coresSince(earlier))));
         }
 
         /** How steady the rate was: warm-up, pauses and stragglers show here, not in the average. */
@@ -239,20 +280,37 @@ class DecisionBenchmark {
             return List.copyOf(bySecond.values());
         }
 
+        /** Whether the tail comes from a few stalls or from every second alike. */
+        private static List<Long> worstPerSecond(
+                Map<String, DecisionLog.Appended> decided, Map<String, Long> scheduled) {
+            long firstMillis =
+                    scheduled.values().stream().mapToLong(Long::longValue).min().orElse(0);
+            Map<Long, Long> bySecond = decided.entrySet().stream()
+                    .collect(Collectors.toMap(
+                            entry -> (scheduled.get(entry.getKey()) - firstMillis) / 1000,
+                            entry -> entry.getValue().appendedMillis() - scheduled.get(entry.getKey()),
+                            Math::max,
+                            TreeMap::new));
+            return List.copyOf(bySecond.values());
+        }
+
         /** Events at a fixed rate to the running service, for the configured duration. */
         private RunResult.Latency latency(RunningService.Topics topics, EventStream stream, double rate) {
             int events = (int)
                     Math.max(1, Math.round(rate * options.latencyDuration().toSeconds()));
             Map<TopicPartition, Long> before = kafka.endOffsets(topics.decisions());
             Optional<MachineLoad> loadBefore = MachineLoad.now();
+            Optional<JitActivity> jitBefore = JitActivity.now();
             Map<String, Long> scheduled = driver.produceAtRate(topics.transactions(), stream, events, rate);
             kafka.awaitRecords(topics.decisions(), before, events, options.phaseTimeout());
-            printMachineLoad("latency phase", loadBefore);
+            printMachineLoad("latency phase", loadBefore, jitBefore);
             Map<String, DecisionLog.Appended> decided =
                     decisions.read(before, scheduled.keySet(), options.phaseTimeout());
             long[] millis = decided.entrySet().stream()
                     .mapToLong(entry -> entry.getValue().appendedMillis() - scheduled.get(entry.getKey()))
                     .toArray();
+            System.out.println("Benchmark: worst latency (ms) of the events scheduled in each second: "
+                    + worstPerSecond(decided, scheduled));
             Latencies latencies = new Latencies(millis);
             return new RunResult.Latency(
                     rate,

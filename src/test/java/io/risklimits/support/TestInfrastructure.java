@@ -81,6 +81,8 @@ public final class TestInfrastructure {
                     .setServerConfig(
                             "shared_preload_libraries",
                             Boolean.getBoolean("bench.statements") ? "pg_stat_statements" : "")
+                    .setServerConfig(
+                            "pg_stat_statements.track_planning", Boolean.getBoolean("bench.statements") ? "on" : "off")
                     .start();
             LocalKafkaBroker kafka =
                     LocalKafkaBroker.start(freePort(), freePort(), Files.createTempDirectory("risk-limits-kafka"), 12);
