@@ -14,7 +14,6 @@ import java.util.function.Function;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -27,12 +26,11 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Service
 public class BatchDecisionStore {
 
-    private static final String LOCK_BUSINESS_KEYS = """
-            SELECT risk_lock_business_keys(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]),
-                                           CAST(:directions AS text[]))
+    // checks READ COMMITTED, locks the keys in one order and returns the database clock (V8)
+    private static final String BEGIN_BATCH_DECISION = """
+            SELECT risk_begin_batch_decision(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]),
+                                             CAST(:directions AS text[]))
             """;
-
-    private static final String DATABASE_CLOCK = "SELECT clock_timestamp()";
 
     private final JdbcClient jdbc;
     private final TransactionTemplate readCommitted;
@@ -51,8 +49,9 @@ public class BatchDecisionStore {
             DeciderMetrics metrics,
             CrashPoints crashPoints) {
         this.jdbc = jdbc;
+        // the session's READ COMMITTED (spring.datasource.hikari.transaction-isolation), checked by
+        // the database in the first statement: setting it here would cost a round trip per batch
         this.readCommitted = new TransactionTemplate(transactionManager);
-        this.readCommitted.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
         this.requestLog = requestLog;
         this.runningUsage = runningUsage;
         this.hourlyUsage = hourlyUsage;
@@ -71,10 +70,8 @@ public class BatchDecisionStore {
         return readCommitted.execute(status -> {
             Set<BusinessKey> keys = new LinkedHashSet<>();
             events.forEach(event -> keys.add(event.businessKey()));
-            metrics.timeLocking(() -> lockAll(keys));
+            Instant decidedAt = metrics.timeLocking(() -> begin(keys));
             Map<RequestId, Decision> known = new HashMap<>(requestLog.findAll(events));
-            // read after the locks, so decisions of one key are made in clock order
-            Instant decidedAt = databaseClock();
             Instant bucket = decidedAt.truncatedTo(ChronoUnit.HOURS);
             UsageReading reading = runningUsage.usageUpTo(keys, bucket);
             Map<BusinessKey, Usage> usage = new HashMap<>(reading.usage());
@@ -109,12 +106,12 @@ public class BatchDecisionStore {
         });
     }
 
-    private void lockAll(Set<BusinessKey> keys) {
-        KeyArrays arrays = KeyArrays.of(keys);
-        arrays.bindTo(jdbc.sql(LOCK_BUSINESS_KEYS)).query(rs -> {});
-    }
-
-    private Instant databaseClock() {
-        return jdbc.sql(DATABASE_CLOCK).query(OffsetDateTime.class).single().toInstant();
+    /** Locks the keys; returns the database clock read after the locks. */
+    private Instant begin(Set<BusinessKey> keys) {
+        return KeyArrays.of(keys)
+                .bindTo(jdbc.sql(BEGIN_BATCH_DECISION))
+                .query(OffsetDateTime.class)
+                .single()
+                .toInstant();
     }
 }

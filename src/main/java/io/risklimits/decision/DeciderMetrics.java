@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.springframework.stereotype.Component;
 
 /**
@@ -77,5 +78,9 @@ class DeciderMetrics {
 
     void timeLocking(Runnable locking) {
         lockWait.record(locking);
+    }
+
+    <T> T timeLocking(Supplier<T> locking) {
+        return lockWait.record(locking);
     }
 }

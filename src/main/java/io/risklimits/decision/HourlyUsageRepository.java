@@ -44,13 +44,16 @@ class HourlyUsageRepository {
             """;
 
     // Running totals written by the statements themselves (V6), not by the triggers: the transaction
-    // tells the triggers first.
+    // tells the triggers first. risk_begin_batch_decision (V8) has told them already; the statement
+    // that carries forward says it again itself, because with the triggers also carrying forward the
+    // later buckets would count the addition twice.
     private static final String RUNNING_TOTALS_WRITTEN_BY_STATEMENT =
             "SELECT set_config('risk.running_totals_written_by', 'statement', true)";
 
     // The usual case: no key has a bucket after this one. A new bucket continues from the key's
     // latest bucket as read under its lock (the totals come with the parameters); an existing one, the
-    // key's latest, moves by what is added.
+    // key's latest, moves by what is added. Should the triggers not stand aside, they compute the same
+    // totals (there are no later buckets to carry forward to): slower, never wrong.
     private static final String ADD_TO_LATEST_BUCKETS = """
             INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count,
                                          running_amount, running_count)
@@ -146,8 +149,8 @@ class HourlyUsageRepository {
 
     /**
      * Adds each key's approved total to its bucket, one row per key, with the running totals, given
-     * each key's latest bucket as read under its lock in this transaction. Only inside a transaction:
-     * the triggers stand aside for the rest of it.
+     * each key's latest bucket as read under its lock in this transaction. Only inside a transaction
+     * begun by risk_begin_batch_decision, in which the triggers stand aside.
      */
     void addToBuckets(Map<BusinessKey, Tally> approved, Instant bucket, Map<BusinessKey, LatestBucket> latestBuckets) {
         if (approved.isEmpty()) {
@@ -156,7 +159,6 @@ class HourlyUsageRepository {
         if (!TransactionSynchronizationManager.isActualTransactionActive()) {
             throw new IllegalStateException("running totals are written in the deciding transaction only");
         }
-        jdbc.sql(RUNNING_TOTALS_WRITTEN_BY_STATEMENT).query(rs -> {});
         KeyArrays keys = KeyArrays.of(approved.keySet());
         Long[] amounts = approved.values().stream().map(Tally::amount).toArray(Long[]::new);
         Integer[] counts = approved.values().stream()
@@ -170,7 +172,9 @@ class HourlyUsageRepository {
                 .param("amounts", amounts)
                 .param("counts", counts)
                 .param("bucket", utcTimestamp(bucket));
-        if (!laterBucketsExist) {
+        if (laterBucketsExist) {
+            jdbc.sql(RUNNING_TOTALS_WRITTEN_BY_STATEMENT).query(rs -> {});
+        } else {
             List<LatestBucket> after = new ArrayList<>(approved.size());
             approved.forEach((key, tally) ->
                     after.add(latestBuckets.getOrDefault(key, NO_BUCKET).followedBy(bucket, tally)));

@@ -7,6 +7,7 @@ import io.risklimits.support.TestInfrastructure;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -75,10 +76,17 @@ class RunningTotalsIT {
                 addToBucket(entity, hour, amount);
             } else {
                 Instant bucket = START.plusHours(hour).toInstant(ZoneOffset.UTC);
-                transaction.executeWithoutResult(status -> buckets.addToBuckets(
-                        Map.of(key, new Tally(amount, 1)),
-                        bucket,
-                        usage.usageUpTo(List.of(key), bucket).latestBuckets()));
+                transaction.executeWithoutResult(status -> {
+                    // as the batched decider begins: the triggers stand aside for the transaction
+                    db.queryForObject(
+                            "SELECT risk_begin_batch_decision(ARRAY[?]::uuid[], ARRAY['CARD'], ARRAY['OUT'])",
+                            OffsetDateTime.class,
+                            entity);
+                    buckets.addToBuckets(
+                            Map.of(key, new Tally(amount, 1)),
+                            bucket,
+                            usage.usageUpTo(List.of(key), bucket).latestBuckets());
+                });
             }
         }
 
