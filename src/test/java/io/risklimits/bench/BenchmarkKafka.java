@@ -51,12 +51,6 @@ final class BenchmarkKafka implements AutoCloseable {
                 .toList();
     }
 
-    Map<TopicPartition, Long> startOffsets(String topic) {
-        Map<TopicPartition, Long> offsets = new HashMap<>();
-        partitionsOf(topic).forEach(partition -> offsets.put(partition, 0L));
-        return offsets;
-    }
-
     Map<TopicPartition, Long> endOffsets(String topic) {
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
         partitionsOf(topic).forEach(partition -> latest.put(partition, OffsetSpec.latest()));

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What one benchmark run does, from -Dbench.* system properties (Maven passes -D options on to the
@@ -16,6 +17,8 @@ import java.util.List;
  * @param concurrency risk.decider.concurrency of the service under test
  * @param partitions partitions of the transactions and decisions topics
  * @param latencyLoadShare the latency phase produces at this share of the throughput just measured
+ * @param latencyRate a fixed rate (events/s) for the latency phase instead, if set: comparing two
+ *     versions at one rate, whatever their throughput on the day
  * @param latencyDuration how long the latency phase produces
  * @param warmUpLimit longest warm-up per mode, if the JIT compiler has not settled before
  * @param synchronousCommit PostgreSQL's synchronous_commit for every session (the embedded server turns it off)
@@ -32,6 +35,7 @@ record BenchmarkOptions(
         int concurrency,
         int partitions,
         double latencyLoadShare,
+        Optional<Double> latencyRate,
         Duration latencyDuration,
         Duration warmUpLimit,
         String synchronousCommit,
@@ -49,6 +53,7 @@ record BenchmarkOptions(
                 Integer.getInteger("bench.concurrency", 2),
                 Integer.getInteger("bench.partitions", 12),
                 Double.parseDouble(System.getProperty("bench.latency-load-share", "0.5")),
+                Optional.ofNullable(System.getProperty("bench.latency-rate")).map(Double::parseDouble),
                 Duration.ofSeconds(Long.getLong("bench.latency-seconds", 15)),
                 Duration.ofSeconds(Long.getLong("bench.warm-up-seconds", 90)),
                 System.getProperty("bench.synchronous-commit", "on"),

@@ -21,13 +21,15 @@ import org.junit.jupiter.api.Test;
  * on the test infrastructure. Not part of the test suite (it is neither *Test nor *IT): run it with
  * {@code ./mvnw -B verify -Pbenchmark}; options are -Dbench.* (see {@link BenchmarkOptions}).
  *
- * <p>Per mode and scenario, on fresh topics with a fresh consumer group:
+ * <p>Each mode runs as one service, on topics of its own, started and warmed up once (until the JIT
+ * compiler has settled), then kept running through every scenario, as a long-running service would be.
+ * Per scenario and mode:
  * <ol>
- *   <li>throughput: the events are produced first, then the service starts; decisions per second
- *       is counted from the first decision appended to the last (start-up excluded; the figure
- *       from the start request on is reported too);
- *   <li>latency: with the same service, events at a fixed rate of half that throughput;
- *       latency = decision appended (LogAppendTime) - event scheduled.
+ *   <li>throughput: with the service paused, the events are produced; then it resumes. Decisions per
+ *       second is counted from the first decision appended to the last (the figure from the resume
+ *       request on is reported too);
+ *   <li>latency: events at a fixed rate of half that throughput; latency = decision appended
+ *       (LogAppendTime) - event scheduled.
  * </ol>
  * Between runs the buckets a run wrote are deleted, so every run starts from the same history.
  */
@@ -56,23 +58,25 @@ class DecisionBenchmark {
 
         List<RunResult> runs = new ArrayList<>();
         try (BenchmarkKafka kafka = new BenchmarkKafka(infrastructure.bootstrapServers(), options.partitions());
-                LoadDriver driver = new LoadDriver(infrastructure.bootstrapServers())) {
+                LoadDriver driver = new LoadDriver(infrastructure.bootstrapServers());
+                ServicesUnderTest services = new ServicesUnderTest()) {
             DecisionLog decisions = new DecisionLog(infrastructure.bootstrapServers());
             BenchmarkRunner runner = new BenchmarkRunner(options, kafka, driver, decisions, database);
             for (String mode : options.modes()) {
+                ServiceUnderTest service = services.add(ServiceUnderTest.start(mode, kafka, runner.overrides(mode)));
                 // the JVM runs the service too: its code is compiled hot before anything is measured
-                runner.warmUp(mode, warmupKeys, Math.max(1_000, options.events() / 5));
+                runner.warmUp(service, warmupKeys, Math.max(1_000, options.events() / 5));
                 resetAfter(warmupKeys);
             }
             for (Scenario scenario : scenarios) {
                 BenchmarkKeys keys = keysByHistoryDays.get(scenario.historyDays());
-                for (String mode : options.modes()) {
-                    RunResult run = runner.run(scenario, mode, keys, options.events());
+                for (ServiceUnderTest service : services.all()) {
+                    RunResult run = runner.run(scenario, service, keys, options.events());
                     System.out.printf(
                             "Benchmark: %s %s: %.0f decisions/s; at %.0f events/s p50 %d ms, p99 %d ms,"
                                     + " p999 %d ms%n",
                             scenario.name(),
-                            mode,
+                            service.mode(),
                             run.throughput().decisionsPerSecond(),
                             run.latency().targetEventsPerSecond(),
                             run.latency().p50Millis(),
@@ -133,6 +137,7 @@ class DecisionBenchmark {
         settings.put("concurrency", options.concurrency());
         settings.put("partitions", options.partitions());
         settings.put("latency_load_share", options.latencyLoadShare());
+        settings.put("latency_rate", options.latencyRate().orElse(null));
         settings.put("latency_seconds", options.latencyDuration().toSeconds());
         settings.put("warm_up_limit_seconds", options.warmUpLimit().toSeconds());
         settings.put("synchronous_commit", options.synchronousCommit());
@@ -156,7 +161,27 @@ class DecisionBenchmark {
                 options.resultsFile(), options.chartFile(), seconds);
     }
 
-    /** The two phases of one mode in one scenario. */
+    /** The services of all modes, closed together. */
+    private static final class ServicesUnderTest implements AutoCloseable {
+
+        private final List<ServiceUnderTest> services = new ArrayList<>();
+
+        ServiceUnderTest add(ServiceUnderTest service) {
+            services.add(service);
+            return service;
+        }
+
+        List<ServiceUnderTest> all() {
+            return services;
+        }
+
+        @Override
+        public void close() {
+            services.forEach(ServiceUnderTest::close);
+        }
+    }
+
+    /** The phases of the benchmark. */
     private record BenchmarkRunner(
             BenchmarkOptions options,
             BenchmarkKafka kafka,
@@ -164,66 +189,66 @@ class DecisionBenchmark {
             DecisionLog decisions,
             BenchmarkDatabase database) {
 
-        RunResult run(Scenario scenario, String mode, BenchmarkKeys keys, int events) {
-            RunningService.Topics topics = RunningService.Topics.unique();
-            kafka.createTopics(topics);
+        /** The two phases of one mode in one scenario, on the mode's running service. */
+        RunResult run(Scenario scenario, ServiceUnderTest service, BenchmarkKeys keys, int events) {
+            RunningService.Topics topics = service.topics();
             EventStream stream = new EventStream(scenario, keys, options.seed());
+            service.pause();
+            Map<TopicPartition, Long> start = kafka.endOffsets(topics.decisions());
             Set<String> produced = driver.produceAll(topics.transactions(), stream, events);
             boolean statementStats = database.resetStatementStats();
-            long startRequestedMillis = System.currentTimeMillis();
-            try (RunningService service = RunningService.start(topics, overrides(mode))) {
-                RunResult.Throughput throughput = throughput(topics, produced, startRequestedMillis);
-                if (statementStats) {
-                    System.out.printf("Benchmark: %s %s: server time by statement%n", scenario.name(), mode);
-                    database.topStatements(12).forEach(line -> System.out.println("  " + line));
-                }
-                RunResult.Latency latency =
-                        latency(topics, stream, throughput.decisionsPerSecond() * options.latencyLoadShare());
-                return new RunResult(
-                        scenario.name(),
-                        mode,
-                        keys.size(),
-                        scenario.historyDays() * 24,
-                        scenario.hotKeyShare(),
-                        throughput,
-                        latency);
+            long resumedMillis = System.currentTimeMillis();
+            service.resume();
+            RunResult.Throughput throughput = throughput(topics, start, produced, resumedMillis);
+            if (statementStats) {
+                System.out.printf("Benchmark: %s %s: server time by statement%n", scenario.name(), service.mode());
+                database.topStatements(12).forEach(line -> System.out.println("  " + line));
             }
+            RunResult.Latency latency = latency(
+                    topics,
+                    stream,
+                    options.latencyRate().orElse(throughput.decisionsPerSecond() * options.latencyLoadShare()));
+            return new RunResult(
+                    scenario.name(),
+                    service.mode(),
+                    keys.size(),
+                    scenario.historyDays() * 24,
+                    scenario.hotKeyShare(),
+                    throughput,
+                    latency);
         }
 
         /**
          * Rounds of a burst (as fast as it goes) and a paced stretch (at the latency phase's share of
-         * the burst's rate) on one running service, until the JIT compiler has settled or the warm-up
-         * limit has passed. The figures are thrown away.
+         * the burst's rate), until the JIT compiler has settled or the warm-up limit has passed. The
+         * figures are thrown away.
          */
-        void warmUp(String mode, BenchmarkKeys keys, int eventsPerRound) {
-            RunningService.Topics topics = RunningService.Topics.unique();
-            kafka.createTopics(topics);
+        void warmUp(ServiceUnderTest service, BenchmarkKeys keys, int eventsPerRound) {
+            RunningService.Topics topics = service.topics();
             EventStream stream = new EventStream(Scenario.SHALLOW_HISTORY, keys, options.seed());
             long deadline = System.nanoTime() + options.warmUpLimit().toNanos();
-            try (RunningService service = RunningService.start(topics, overrides(mode))) {
-                for (int round = 1; ; round++) {
-                    Optional<JitActivity> jitBefore = JitActivity.now();
-                    long startedNanos = System.nanoTime();
-                    Map<TopicPartition, Long> before = kafka.endOffsets(topics.decisions());
-                    driver.produceAll(topics.transactions(), stream, eventsPerRound);
-                    kafka.awaitRecords(topics.decisions(), before, eventsPerRound, options.phaseTimeout());
-                    double pacedRate = options.latencyLoadShare() * eventsPerRound / secondsSince(startedNanos);
-                    int pacedEvents = (int) Math.max(1, Math.round(pacedRate * WARM_UP_PACED_SECONDS));
-                    before = kafka.endOffsets(topics.decisions());
-                    driver.produceAtRate(topics.transactions(), stream, pacedEvents, pacedRate);
-                    kafka.awaitRecords(topics.decisions(), before, pacedEvents, options.phaseTimeout());
-                    Optional<Double> jitCores =
-                            jitBefore.flatMap(earlier -> JitActivity.now().map(later -> later.coresSince(earlier)));
-                    System.out.printf(
-                            "Benchmark: warm-up %s round %d: %.0f s, JIT compiling %s%n",
-                            mode,
-                            round,
-                            secondsSince(startedNanos),
-                            jitCores.map(cores -> String.format("%.2f cores", cores))
-                                    .orElse("(not reported)"));
-                    if (jitCores.orElse(0.0) < SETTLED_JIT_CORES || System.nanoTime() > deadline) {
-                        return;
-                    }
+            for (int round = 1; ; round++) {
+                Optional<JitActivity> jitBefore = JitActivity.now();
+                long startedNanos = System.nanoTime();
+                Map<TopicPartition, Long> before = kafka.endOffsets(topics.decisions());
+                driver.produceAll(topics.transactions(), stream, eventsPerRound);
+                kafka.awaitRecords(topics.decisions(), before, eventsPerRound, options.phaseTimeout());
+                double pacedRate = options.latencyLoadShare() * eventsPerRound / secondsSince(startedNanos);
+                int pacedEvents = (int) Math.max(1, Math.round(pacedRate * WARM_UP_PACED_SECONDS));
+                before = kafka.endOffsets(topics.decisions());
+                driver.produceAtRate(topics.transactions(), stream, pacedEvents, pacedRate);
+                kafka.awaitRecords(topics.decisions(), before, pacedEvents, options.phaseTimeout());
+                Optional<Double> jitCores =
+                        jitBefore.flatMap(earlier -> JitActivity.now().map(later -> later.coresSince(earlier)));
+                System.out.printf(
+                        "Benchmark: warm-up %s round %d: %.0f s, JIT compiling %s%n",
+                        service.mode(),
+                        round,
+                        secondsSince(startedNanos),
+                        jitCores.map(cores -> String.format("%.2f cores", cores))
+                                .orElse("(not reported)"));
+                if (jitCores.orElse(0.0) < SETTLED_JIT_CORES || System.nanoTime() > deadline) {
+                    return;
                 }
             }
         }
@@ -232,14 +257,16 @@ class DecisionBenchmark {
             return (System.nanoTime() - startedNanos) / 1e9;
         }
 
-        /** The produced events are on the topic before the service starts; it decides them as fast as it can. */
+        /** The produced events are on the topic before the service resumes; it decides them as fast as it can. */
         private RunResult.Throughput throughput(
-                RunningService.Topics topics, Set<String> produced, long startRequestedMillis) {
+                RunningService.Topics topics,
+                Map<TopicPartition, Long> start,
+                Set<String> produced,
+                long resumedMillis) {
             Optional<MachineLoad> loadBefore = MachineLoad.now();
             Optional<JitActivity> jitBefore = JitActivity.now();
-            Map<TopicPartition, Long> start = kafka.startOffsets(topics.decisions());
             kafka.awaitRecords(topics.decisions(), start, produced.size(), options.phaseTimeout());
-            printMachineLoad("throughput phase (service start included)", loadBefore, jitBefore);
+            printMachineLoad("throughput phase", loadBefore, jitBefore);
             Collection<DecisionLog.Appended> decided =
                     decisions.read(start, produced, options.phaseTimeout()).values();
             long first = decided.stream()
@@ -256,7 +283,7 @@ class DecisionBenchmark {
                     count,
                     (count - 1) * 1000.0 / Math.max(1, last - first),
                     last - first,
-                    count * 1000.0 / Math.max(1, last - startRequestedMillis),
+                    count * 1000.0 / Math.max(1, last - resumedMillis),
                     approvedShare(decided));
         }
 
@@ -322,7 +349,7 @@ class DecisionBenchmark {
                     approvedShare(decided.values()));
         }
 
-        private Map<String, Object> overrides(String mode) {
+        Map<String, Object> overrides(String mode) {
             return Map.of(
                     "risk.decider.mode",
                     mode,

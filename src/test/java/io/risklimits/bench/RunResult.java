@@ -15,18 +15,18 @@ record RunResult(
         Latency latency) {
 
     /**
-     * Events produced before the service started, decided as fast as it can.
+     * Events produced while the (warm) service was paused, decided as fast as it can once resumed.
      *
-     * @param decisionsPerSecond decisions appended per second, first decision to last (start-up excluded)
+     * @param decisionsPerSecond decisions appended per second, first decision to last
      * @param firstToLastMillis append time of the last decision minus that of the first
-     * @param withStartupDecisionsPerSecond the same from the moment the service was asked to start
+     * @param fromResumeDecisionsPerSecond the same from the moment the service was asked to resume
      * @param approvedShare share of the decisions that were approvals
      */
     record Throughput(
             int decisions,
             double decisionsPerSecond,
             long firstToLastMillis,
-            double withStartupDecisionsPerSecond,
+            double fromResumeDecisionsPerSecond,
             double approvedShare) {}
 
     /**

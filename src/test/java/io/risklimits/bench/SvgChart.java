@@ -120,7 +120,7 @@ final class SvgChart {
                 "middle",
                 10,
                 "normal",
-                "throughput: events produced before start, first decision to last; latency: event scheduled"
+                "throughput: events produced while paused, first decision to last; latency: event scheduled"
                         + " -> decision appended to Kafka, open loop");
     }
 

@@ -1,0 +1,62 @@
+package io.risklimits.bench;
+
+import io.risklimits.support.RunningService;
+import java.time.Duration;
+import java.util.Map;
+import org.awaitility.Awaitility;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
+import org.springframework.kafka.listener.MessageListenerContainer;
+
+/**
+ * One running service per decider mode, on topics of its own, kept for the whole benchmark: warmed up
+ * once, it decides every scenario's events with its code compiled hot, as a long-running service
+ * would. Paused while a throughput phase's backlog is produced, resumed to decide it.
+ */
+final class ServiceUnderTest implements AutoCloseable {
+
+    private static final Duration PAUSE_TIMEOUT = Duration.ofSeconds(30);
+
+    private final String mode;
+    private final RunningService.Topics topics;
+    private final RunningService service;
+
+    private ServiceUnderTest(String mode, RunningService.Topics topics, RunningService service) {
+        this.mode = mode;
+        this.topics = topics;
+        this.service = service;
+    }
+
+    static ServiceUnderTest start(String mode, BenchmarkKafka kafka, Map<String, Object> overrides) {
+        RunningService.Topics topics = RunningService.Topics.unique();
+        kafka.createTopics(topics);
+        return new ServiceUnderTest(mode, topics, RunningService.start(topics, overrides));
+    }
+
+    String mode() {
+        return mode;
+    }
+
+    RunningService.Topics topics() {
+        return topics;
+    }
+
+    /** Returns once the decider has stopped consuming: what is produced now waits on the topic. */
+    void pause() {
+        MessageListenerContainer decider = decider();
+        decider.pause();
+        Awaitility.await().atMost(PAUSE_TIMEOUT).until(decider::isContainerPaused);
+    }
+
+    void resume() {
+        decider().resume();
+    }
+
+    private MessageListenerContainer decider() {
+        return service.bean(KafkaListenerEndpointRegistry.class).getListenerContainer("risk-decider");
+    }
+
+    @Override
+    public void close() {
+        service.close();
+    }
+}
