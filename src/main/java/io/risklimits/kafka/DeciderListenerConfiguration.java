@@ -37,6 +37,11 @@ class DeciderListenerConfiguration {
         configurer.configure(factory, consumerFactory);
         factory.setBatchListener(true);
         factory.getContainerProperties().setAckMode(AckMode.BATCH);
+        // The poll's decisions are on the decisions topic before its offsets are committed (the listener
+        // waits for every send); the commit itself need not hold up the next poll. A commit that is lost
+        // (a crash, a rebalance) redelivers records whose decisions are stored: they are answered again
+        // with the stored decision, marked replayed.
+        factory.getContainerProperties().setSyncCommits(false);
         factory.setCommonErrorHandler(errorHandler(deadLetters, properties));
         return factory;
     }
