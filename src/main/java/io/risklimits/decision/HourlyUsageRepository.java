@@ -159,26 +159,17 @@ class HourlyUsageRepository {
         if (!TransactionSynchronizationManager.isActualTransactionActive()) {
             throw new IllegalStateException("running totals are written in the deciding transaction only");
         }
-        KeyArrays keys = KeyArrays.of(approved.keySet());
-        Long[] amounts = approved.values().stream().map(Tally::amount).toArray(Long[]::new);
-        Integer[] counts = approved.values().stream()
-                .map(tally -> Math.toIntExact(tally.count()))
-                .toArray(Integer[]::new);
         boolean laterBucketsExist = approved.keySet().stream()
                 .map(latestBuckets::get)
                 .anyMatch(latest -> latest != null && latest.bucketTs().isAfter(bucket));
-        JdbcClient.StatementSpec statement = keys.bindTo(
-                        jdbc.sql(laterBucketsExist ? ADD_TO_BUCKETS : ADD_TO_LATEST_BUCKETS))
-                .param("amounts", amounts)
-                .param("counts", counts)
-                .param("bucket", utcTimestamp(bucket));
         if (laterBucketsExist) {
             jdbc.sql(RUNNING_TOTALS_WRITTEN_BY_STATEMENT).query(rs -> {});
+            added(ADD_TO_BUCKETS, approved, bucket).update();
         } else {
             List<LatestBucket> after = new ArrayList<>(approved.size());
             approved.forEach((key, tally) ->
                     after.add(latestBuckets.getOrDefault(key, NO_BUCKET).followedBy(bucket, tally)));
-            statement = statement
+            added(ADD_TO_LATEST_BUCKETS, approved, bucket)
                     .param(
                             "runningAmounts",
                             after.stream()
@@ -186,9 +177,22 @@ class HourlyUsageRepository {
                                     .toArray(String[]::new))
                     .param(
                             "runningCounts",
-                            after.stream().map(LatestBucket::runningCount).toArray(Long[]::new));
+                            after.stream().map(LatestBucket::runningCount).toArray(Long[]::new))
+                    .update();
         }
-        statement.update();
+    }
+
+    /** The statement with each key's added tally and the bucket bound. */
+    private JdbcClient.StatementSpec added(String sql, Map<BusinessKey, Tally> approved, Instant bucket) {
+        Long[] amounts = approved.values().stream().map(Tally::amount).toArray(Long[]::new);
+        Integer[] counts = approved.values().stream()
+                .map(tally -> Math.toIntExact(tally.count()))
+                .toArray(Integer[]::new);
+        return KeyArrays.of(approved.keySet())
+                .bindTo(jdbc.sql(sql))
+                .param("amounts", amounts)
+                .param("counts", counts)
+                .param("bucket", utcTimestamp(bucket));
     }
 
     static Instant windowStart(Instant bucket, Window window) {
