@@ -1,13 +1,20 @@
 package io.risklimits.support;
 
 import io.risklimits.Application;
+import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.kafka.common.TopicPartition;
+import org.awaitility.Awaitility;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
+import org.springframework.kafka.listener.MessageListenerContainer;
 
 /**
  * The real service, started in this JVM against the shared test infrastructure. Each test gets its
@@ -54,7 +61,29 @@ public final class RunningService implements AutoCloseable {
         ConfigurableApplicationContext context =
                 new SpringApplicationBuilder(Application.class).web(web).run(arguments);
         TestKafka.awaitLeaders(List.of(topics.transactions(), topics.decisions(), topics.deadLetter()));
+        awaitDeciderAssignments(context);
         return new RunningService(context);
+    }
+
+    /**
+     * Returns once each decider consumer of this service holds partitions, so a test's first events
+     * do not meet the rebalance of the second consumer joining (which may redeliver, as at-least-once
+     * allows, and blur counts). A service started paused, or without the decider role, is not waited for.
+     */
+    private static void awaitDeciderAssignments(ConfigurableApplicationContext context) {
+        MessageListenerContainer decider =
+                context.getBean(KafkaListenerEndpointRegistry.class).getListenerContainer("risk-decider");
+        if (decider == null || !decider.isRunning()) {
+            return;
+        }
+        List<? extends MessageListenerContainer> consumers =
+                decider instanceof ConcurrentMessageListenerContainer<?, ?> c ? c.getContainers() : List.of(decider);
+        Awaitility.await("partitions assigned to every decider consumer")
+                .atMost(Duration.ofSeconds(60))
+                .until(() -> consumers.stream().allMatch(consumer -> {
+                    Collection<TopicPartition> assigned = consumer.getAssignedPartitions();
+                    return assigned != null && !assigned.isEmpty();
+                }));
     }
 
     public static RunningService start(Topics topics) {
