@@ -1,9 +1,9 @@
 package io.risklimits.faults;
 
 import io.risklimits.local.LocalKafkaBroker;
+import io.risklimits.support.FreePorts;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -121,9 +121,7 @@ final class FaultCluster implements AutoCloseable {
     }
 
     static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+        return FreePorts.next();
     }
 
     @Override

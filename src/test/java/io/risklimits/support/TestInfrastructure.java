@@ -3,7 +3,6 @@ package io.risklimits.support;
 import io.risklimits.local.LocalKafkaBroker;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
@@ -99,9 +98,7 @@ public final class TestInfrastructure {
     }
 
     private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+        return FreePorts.next();
     }
 
     public String jdbcUrl() {
