@@ -67,6 +67,8 @@ class RunningTotalsIT {
         HourlyUsageRepository buckets = new HourlyUsageRepository(JdbcClient.create(dataSource));
         RunningUsageRepository usage = new RunningUsageRepository(JdbcClient.create(dataSource));
         TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+        // over the same DataSource as the transaction, so that it runs on the transaction's connection
+        JdbcTemplate inTransaction = new JdbcTemplate(dataSource);
         UUID entity = UUID.randomUUID();
         BusinessKey key = new BusinessKey(entity, "CARD", Direction.OUT);
         for (int i = 0; i < 300; i++) {
@@ -78,7 +80,7 @@ class RunningTotalsIT {
                 Instant bucket = START.plusHours(hour).toInstant(ZoneOffset.UTC);
                 transaction.executeWithoutResult(status -> {
                     // as the batched decider begins: the triggers stand aside for the transaction
-                    db.queryForObject(
+                    inTransaction.queryForObject(
                             "SELECT risk_begin_batch_decision(ARRAY[?]::uuid[], ARRAY['CARD'], ARRAY['OUT'])",
                             OffsetDateTime.class,
                             entity);
