@@ -18,8 +18,9 @@ import org.springframework.stereotype.Repository;
 /**
  * Rolling usage of many business keys at once, from the running totals of risk_hourly_agg (V2):
  * usage of a window = the latest bucket's running total - the running total before the window's
- * first bucket. Four index probes per key, whatever the length of its history. The latest bucket is
- * returned too, so that the bucket write need not look it up again.
+ * first bucket. Four index probes per key, whatever the length of its history; the three window probes
+ * are index-only scans (V9: the primary key carries each bucket's totals before it). The latest bucket
+ * is returned too, so that the bucket write need not look it up again.
  */
 @Repository
 class RunningUsageRepository {
@@ -44,8 +45,7 @@ class RunningUsageRepository {
                                  AND bucket.direction_code = key.direction_code
                                ORDER BY bucket.bucket_ts DESC
                                LIMIT 1) AS latest ON true
-            LEFT JOIN LATERAL (SELECT running_amount - sum_amount AS amount_before,
-                                      running_count - tx_count    AS count_before
+            LEFT JOIN LATERAL (SELECT amount_before, count_before
                                FROM risk_hourly_agg bucket
                                WHERE bucket.entity_id = key.entity_id
                                  AND bucket.channel_code = key.channel_code
@@ -53,8 +53,7 @@ class RunningUsageRepository {
                                  AND bucket.bucket_ts >= :since24h
                                ORDER BY bucket.bucket_ts
                                LIMIT 1) AS since_24h ON true
-            LEFT JOIN LATERAL (SELECT running_amount - sum_amount AS amount_before,
-                                      running_count - tx_count    AS count_before
+            LEFT JOIN LATERAL (SELECT amount_before, count_before
                                FROM risk_hourly_agg bucket
                                WHERE bucket.entity_id = key.entity_id
                                  AND bucket.channel_code = key.channel_code
@@ -62,8 +61,7 @@ class RunningUsageRepository {
                                  AND bucket.bucket_ts >= :since7d
                                ORDER BY bucket.bucket_ts
                                LIMIT 1) AS since_7d ON true
-            LEFT JOIN LATERAL (SELECT running_amount - sum_amount AS amount_before,
-                                      running_count - tx_count    AS count_before
+            LEFT JOIN LATERAL (SELECT amount_before, count_before
                                FROM risk_hourly_agg bucket
                                WHERE bucket.entity_id = key.entity_id
                                  AND bucket.channel_code = key.channel_code

@@ -98,6 +98,54 @@ class RunningTotalsIT {
                 .isEqualTo(300);
     }
 
+    /**
+     * Adding to a key's current bucket changes no indexed value (V9: the primary key carries the totals
+     * before the bucket, which do not move when the bucket grows), so PostgreSQL updates the row on its
+     * heap page (HOT) and writes no index entries. With the key's own totals in the index (V7) no update
+     * was HOT.
+     */
+    @Test
+    void addingToTheCurrentBucketWritesNoIndexEntries() {
+        DataSource dataSource = TestInfrastructure.get().dataSource();
+        HourlyUsageRepository buckets = new HourlyUsageRepository(JdbcClient.create(dataSource));
+        RunningUsageRepository usage = new RunningUsageRepository(JdbcClient.create(dataSource));
+        TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+        // over the same DataSource as the transaction, so that it runs on the transaction's connection
+        JdbcTemplate inTransaction = new JdbcTemplate(dataSource);
+        UUID entity = UUID.randomUUID();
+        BusinessKey key = new BusinessKey(entity, "CARD", Direction.OUT);
+        Instant bucket = START.toInstant(ZoneOffset.UTC);
+        addToBucket(entity, -1, 40);
+
+        List<String> updates = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            updates.add(transaction.execute(status -> {
+                inTransaction.queryForObject(
+                        "SELECT risk_begin_batch_decision(ARRAY[?]::uuid[], ARRAY['CARD'], ARRAY['OUT'])",
+                        OffsetDateTime.class,
+                        entity);
+                buckets.addToBuckets(
+                        Map.of(key, new Tally(10, 1)),
+                        bucket,
+                        usage.usageUpTo(List.of(key), bucket).latestBuckets());
+                return inTransaction.queryForObject("""
+                        SELECT pg_stat_get_xact_tuples_updated('risk_hourly_agg'::regclass) || ' updated, '
+                               || pg_stat_get_xact_tuples_hot_updated('risk_hourly_agg'::regclass) || ' HOT'
+                        """, String.class);
+            }));
+        }
+
+        // the first transaction inserts the bucket; the four after it add to it
+        assertThat(updates)
+                .containsExactly(
+                        "0 updated, 0 HOT",
+                        "1 updated, 1 HOT",
+                        "1 updated, 1 HOT",
+                        "1 updated, 1 HOT",
+                        "1 updated, 1 HOT");
+        assertThat(mismatches(entity)).isEmpty();
+    }
+
     @Test
     void theDecidersStatementRefusesToRunOutsideATransaction() {
         HourlyUsageRepository buckets = new HourlyUsageRepository(
