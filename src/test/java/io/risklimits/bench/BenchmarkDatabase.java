@@ -182,20 +182,33 @@ final class BenchmarkDatabase {
                 """
                 SELECT calls, round(total_exec_time) AS total_ms, round(mean_exec_time::numeric, 3) AS mean_ms,
                        round(total_plan_time) AS plan_ms, rows,
+                       round(shared_blks_hit::numeric / greatest(calls, 1)) AS hit_per_call,
+                       round(shared_blks_read::numeric / greatest(calls, 1)) AS read_per_call,
                        left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS query
                 FROM pg_stat_statements
                 ORDER BY total_exec_time + total_plan_time DESC
                 LIMIT ?
                 """,
                 (rs, rowNum) -> String.format(
-                        "%8d calls %8d ms %9.3f ms/call %7d ms planning %9d rows  %s",
+                        "%8d calls %8d ms %9.3f ms/call %7d ms planning %9d rows %7d hit %6d read /call  %s",
                         rs.getLong("calls"),
                         rs.getLong("total_ms"),
                         rs.getDouble("mean_ms"),
                         rs.getLong("plan_ms"),
                         rs.getLong("rows"),
+                        rs.getLong("hit_per_call"),
+                        rs.getLong("read_per_call"),
                         rs.getString("query")),
                 limit);
+    }
+
+    /** How many bucket updates PostgreSQL made in place (HOT, no index entries) since it started. */
+    String bucketUpdates() {
+        return jdbc.queryForObject("""
+                SELECT n_tup_upd || ' bucket rows updated since the start, ' || n_tup_hot_upd || ' of them in place (HOT)'
+                FROM pg_stat_user_tables
+                WHERE relname = 'risk_hourly_agg'
+                """, String.class);
     }
 
     private static Array uuidArray(Connection connection, List<UUID> ids) throws SQLException {

@@ -203,6 +203,7 @@ class DecisionBenchmark {
             if (statementStats) {
                 System.out.printf("Benchmark: %s %s: server time by statement%n", scenario.name(), service.mode());
                 database.topStatements(12).forEach(line -> System.out.println("  " + line));
+                System.out.println("  " + database.bucketUpdates());
             }
             RunResult.Latency latency = latency(
                     topics,
