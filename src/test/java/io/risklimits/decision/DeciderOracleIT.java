@@ -1,6 +1,7 @@
 package io.risklimits.decision;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
 
 import io.risklimits.support.DecisionMessage;
 import io.risklimits.support.Events;
@@ -26,6 +27,7 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -83,23 +85,29 @@ class DeciderOracleIT {
     }
 
     /**
-     * Decisions are delivered at least once: a rebalance (the second consumer joining, say) may
-     * redeliver records whose offsets were not yet committed, and their replayed answers add to the
-     * count. So the reading stops when every dedupe id has an answer, not at a number of messages.
+     * Decisions are delivered at least once: a record delivered again is answered again (replayed),
+     * which adds to the number of messages. So the reading stops when every dedupe id has an answer,
+     * not at a number of messages; when time runs out, the failure names the unanswered ids.
      */
     private static List<DecisionMessage> readUntilEveryDedupeIdIsAnswered(
             RunningService.Topics topics, List<Sent> sent) {
         Set<String> unanswered = sent.stream().map(Sent::dedupeId).collect(Collectors.toCollection(HashSet::new));
         List<DecisionMessage> messages = new ArrayList<>();
-        TestKafka.readUntil(topics.decisions(), Duration.ofMinutes(4), records -> {
-            records.subList(messages.size(), records.size()).stream()
-                    .map(DecisionMessage::of)
-                    .forEach(message -> {
-                        messages.add(message);
-                        unanswered.remove(message.dedupeId());
-                    });
-            return unanswered.isEmpty();
-        });
+        try {
+            TestKafka.readUntil(topics.decisions(), Duration.ofMinutes(4), records -> {
+                records.subList(messages.size(), records.size()).stream()
+                        .map(DecisionMessage::of)
+                        .forEach(message -> {
+                            messages.add(message);
+                            unanswered.remove(message.dedupeId());
+                        });
+                return unanswered.isEmpty();
+            });
+        } catch (ConditionTimeoutException timedOut) {
+            fail(
+                    "no decision message for %d of %d dedupe ids, among them %s",
+                    unanswered.size(), sent.size(), unanswered.stream().limit(5).toList());
+        }
         return messages;
     }
 

@@ -66,9 +66,9 @@ public final class RunningService implements AutoCloseable {
     }
 
     /**
-     * Returns once each decider consumer of this service holds partitions, so a test's first events
-     * do not meet the rebalance of the second consumer joining (which may redeliver, as at-least-once
-     * allows, and blur counts). A service started paused, or without the decider role, is not waited for.
+     * Returns once each decider consumer of this service holds partitions, so that a test's first
+     * events are decided by a settled group rather than during its first rebalances. A service started
+     * paused, or without the decider role, is not waited for.
      */
     private static void awaitDeciderAssignments(ConfigurableApplicationContext context) {
         MessageListenerContainer decider =
