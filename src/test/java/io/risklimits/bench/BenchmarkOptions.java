@@ -8,9 +8,12 @@ import java.util.Optional;
 
 /**
  * What one benchmark run does, from -Dbench.* system properties (Maven passes -D options on to the
- * forked test JVM). The defaults keep a run with both modes under about ten minutes on two cores.
+ * forked test JVM). The defaults keep a run with both modes under about twenty minutes on two cores.
  *
- * @param events events per throughput measurement (one per mode and scenario)
+ * @param events events per throughput measurement
+ * @param throughputRepeats throughput measurements per mode and scenario, the same stream each time
+ *     after the same reset; the median is the result (on two cores one measurement can differ from
+ *     the next by a fifth or more)
  * @param keys business keys per key set; the hot-key scenario puts half its events on one of them
  * @param modes values of risk.decider.mode to compare, the baseline first
  * @param scenarios names of the scenarios to run, see {@link Scenario}
@@ -29,6 +32,7 @@ import java.util.Optional;
  */
 record BenchmarkOptions(
         int events,
+        int throughputRepeats,
         int keys,
         List<String> modes,
         List<String> scenarios,
@@ -47,6 +51,7 @@ record BenchmarkOptions(
     static BenchmarkOptions fromSystemProperties() {
         return new BenchmarkOptions(
                 Integer.getInteger("bench.events", 60_000),
+                Math.max(1, Integer.getInteger("bench.throughput-repeats", 3)),
                 Integer.getInteger("bench.keys", 10_000),
                 list(System.getProperty("bench.modes", "per-event,batched")),
                 list(System.getProperty("bench.scenarios", String.join(",", Scenario.NAMES))),
