@@ -31,7 +31,13 @@ class RunningTotalsIT {
 
     private static final LocalDateTime START = LocalDateTime.of(2026, 1, 1, 0, 0);
 
-    private final JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
+    // one DataSource for all: statements inside a transaction run on the transaction's connection
+    private final DataSource dataSource = TestInfrastructure.get().dataSource();
+    private final JdbcTemplate db = new JdbcTemplate(dataSource);
+    private final TransactionTemplate transaction =
+            new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+    private final HourlyUsageRepository buckets = new HourlyUsageRepository(JdbcClient.create(dataSource));
+    private final RunningUsageRepository usage = new RunningUsageRepository(JdbcClient.create(dataSource));
     private final Random random = new Random(7);
 
     @Test
@@ -63,14 +69,7 @@ class RunningTotalsIT {
      */
     @Test
     void totalsWrittenByTheDecidersStatementAreThePrefixSumsToo() {
-        DataSource dataSource = TestInfrastructure.get().dataSource();
-        HourlyUsageRepository buckets = new HourlyUsageRepository(JdbcClient.create(dataSource));
-        RunningUsageRepository usage = new RunningUsageRepository(JdbcClient.create(dataSource));
-        TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
-        // over the same DataSource as the transaction, so that it runs on the transaction's connection
-        JdbcTemplate inTransaction = new JdbcTemplate(dataSource);
         UUID entity = UUID.randomUUID();
-        BusinessKey key = new BusinessKey(entity, "CARD", Direction.OUT);
         for (int i = 0; i < 300; i++) {
             int hour = random.nextInt(200);
             long amount = 1 + random.nextInt(1000);
@@ -78,17 +77,7 @@ class RunningTotalsIT {
                 addToBucket(entity, hour, amount);
             } else {
                 Instant bucket = START.plusHours(hour).toInstant(ZoneOffset.UTC);
-                transaction.executeWithoutResult(status -> {
-                    // as the batched decider begins: the triggers stand aside for the transaction
-                    inTransaction.queryForObject(
-                            "SELECT risk_begin_batch_decision(ARRAY[?]::uuid[], ARRAY['CARD'], ARRAY['OUT'])",
-                            OffsetDateTime.class,
-                            entity);
-                    buckets.addToBuckets(
-                            Map.of(key, new Tally(amount, 1)),
-                            bucket,
-                            usage.usageUpTo(List.of(key), bucket).latestBuckets());
-                });
+                transaction.executeWithoutResult(status -> addAsTheBatchedDecider(entity, bucket, amount));
             }
         }
 
@@ -106,29 +95,15 @@ class RunningTotalsIT {
      */
     @Test
     void addingToTheCurrentBucketWritesNoIndexEntries() {
-        DataSource dataSource = TestInfrastructure.get().dataSource();
-        HourlyUsageRepository buckets = new HourlyUsageRepository(JdbcClient.create(dataSource));
-        RunningUsageRepository usage = new RunningUsageRepository(JdbcClient.create(dataSource));
-        TransactionTemplate transaction = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
-        // over the same DataSource as the transaction, so that it runs on the transaction's connection
-        JdbcTemplate inTransaction = new JdbcTemplate(dataSource);
         UUID entity = UUID.randomUUID();
-        BusinessKey key = new BusinessKey(entity, "CARD", Direction.OUT);
         Instant bucket = START.toInstant(ZoneOffset.UTC);
         addToBucket(entity, -1, 40);
 
         List<String> updates = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             updates.add(transaction.execute(status -> {
-                inTransaction.queryForObject(
-                        "SELECT risk_begin_batch_decision(ARRAY[?]::uuid[], ARRAY['CARD'], ARRAY['OUT'])",
-                        OffsetDateTime.class,
-                        entity);
-                buckets.addToBuckets(
-                        Map.of(key, new Tally(10, 1)),
-                        bucket,
-                        usage.usageUpTo(List.of(key), bucket).latestBuckets());
-                return inTransaction.queryForObject("""
+                addAsTheBatchedDecider(entity, bucket, 10);
+                return db.queryForObject("""
                         SELECT pg_stat_get_xact_tuples_updated('risk_hourly_agg'::regclass) || ' updated, '
                                || pg_stat_get_xact_tuples_hot_updated('risk_hourly_agg'::regclass) || ' HOT'
                         """, String.class);
@@ -148,8 +123,6 @@ class RunningTotalsIT {
 
     @Test
     void theDecidersStatementRefusesToRunOutsideATransaction() {
-        HourlyUsageRepository buckets = new HourlyUsageRepository(
-                JdbcClient.create(TestInfrastructure.get().dataSource()));
         BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
 
         assertThatThrownBy(() -> buckets.addToBuckets(Map.of(key, new Tally(1, 1)), Instant.now(), Map.of()))
@@ -165,6 +138,22 @@ class RunningTotalsIT {
         Long running = db.queryForObject(
                 "SELECT running_amount::bigint FROM risk_hourly_agg WHERE entity_id = ?", Long.class, second);
         assertThat(running).isEqualTo(7);
+    }
+
+    /**
+     * Inside a transaction, as the batched decider does: begin (the triggers stand aside), read the
+     * key's latest bucket, add one event's amount with the statement-written running totals.
+     */
+    private void addAsTheBatchedDecider(UUID entity, Instant bucket, long amount) {
+        BusinessKey key = new BusinessKey(entity, "CARD", Direction.OUT);
+        db.queryForObject(
+                "SELECT risk_begin_batch_decision(ARRAY[?]::uuid[], ARRAY['CARD'], ARRAY['OUT'])",
+                OffsetDateTime.class,
+                entity);
+        buckets.addToBuckets(
+                Map.of(key, new Tally(amount, 1)),
+                bucket,
+                usage.usageUpTo(List.of(key), bucket).latestBuckets());
     }
 
     private List<String> mismatches(UUID entity) {
