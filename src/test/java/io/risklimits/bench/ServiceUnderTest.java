@@ -4,7 +4,6 @@ import io.risklimits.support.RunningService;
 import java.time.Duration;
 import java.util.Map;
 import org.awaitility.Awaitility;
-import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.listener.MessageListenerContainer;
 
 /**
@@ -42,17 +41,13 @@ final class ServiceUnderTest implements AutoCloseable {
 
     /** Returns once the decider has stopped consuming: what is produced now waits on the topic. */
     void pause() {
-        MessageListenerContainer decider = decider();
+        MessageListenerContainer decider = service.decider();
         decider.pause();
         Awaitility.await().atMost(PAUSE_TIMEOUT).until(decider::isContainerPaused);
     }
 
     void resume() {
-        decider().resume();
-    }
-
-    private MessageListenerContainer decider() {
-        return service.bean(KafkaListenerEndpointRegistry.class).getListenerContainer("risk-decider");
+        service.decider().resume();
     }
 
     @Override

@@ -31,7 +31,6 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -261,9 +260,7 @@ class OneKeyManyPartitionsRaceIT {
         }
 
         void startConsumingTogether() {
-            services.forEach(service -> service.bean(KafkaListenerEndpointRegistry.class)
-                    .getListenerContainer("risk-decider")
-                    .start());
+            services.forEach(service -> service.decider().start());
         }
 
         @Override

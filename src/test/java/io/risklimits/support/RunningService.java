@@ -71,8 +71,7 @@ public final class RunningService implements AutoCloseable {
      * paused, or without the decider role, is not waited for.
      */
     private static void awaitDeciderAssignments(ConfigurableApplicationContext context) {
-        MessageListenerContainer decider =
-                context.getBean(KafkaListenerEndpointRegistry.class).getListenerContainer("risk-decider");
+        MessageListenerContainer decider = deciderOf(context);
         if (decider == null || !decider.isRunning()) {
             return;
         }
@@ -84,6 +83,15 @@ public final class RunningService implements AutoCloseable {
                     Collection<TopicPartition> assigned = consumer.getAssignedPartitions();
                     return assigned != null && !assigned.isEmpty();
                 }));
+    }
+
+    /** The decider's listener container (null when the service does not run the decider role). */
+    public MessageListenerContainer decider() {
+        return deciderOf(context);
+    }
+
+    private static MessageListenerContainer deciderOf(ConfigurableApplicationContext context) {
+        return context.getBean(KafkaListenerEndpointRegistry.class).getListenerContainer("risk-decider");
     }
 
     public static RunningService start(Topics topics) {
