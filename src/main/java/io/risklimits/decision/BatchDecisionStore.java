@@ -67,7 +67,7 @@ public class BatchDecisionStore {
         if (events.isEmpty()) {
             return List.of();
         }
-        return readCommitted.execute(status -> {
+        return metrics.timeTransaction(() -> readCommitted.execute(status -> {
             Set<BusinessKey> keys = new LinkedHashSet<>();
             events.forEach(event -> keys.add(event.businessKey()));
             Instant decidedAt = metrics.timeLocking(() -> begin(keys));
@@ -103,7 +103,7 @@ public class BatchDecisionStore {
             metrics.batchDecided(events.size());
             crashPoints.reached(CrashPoints.Point.BEFORE_COMMIT);
             return answers;
-        });
+        }));
     }
 
     /** Locks the keys; returns the database clock read after the locks. */

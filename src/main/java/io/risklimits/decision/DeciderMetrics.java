@@ -22,6 +22,8 @@ class DeciderMetrics {
     private final Timer latency;
     private final DistributionSummary batchSize;
     private final Timer lockWait;
+    private final Timer transactions;
+    private final Timer publishWait;
     // one counter per (decision, reason, replayed), found without a registry lookup per decision
     private final Map<String, Counter> decisions = new ConcurrentHashMap<>();
 
@@ -48,6 +50,20 @@ class DeciderMetrics {
                 .publishPercentileHistogram()
                 .minimumExpectedValue(Duration.ofNanos(100_000))
                 .maximumExpectedValue(Duration.ofSeconds(30))
+                .register(meters);
+        this.transactions = Timer.builder("risk.decider.transaction.duration")
+                .description("one lock-and-decide transaction, commit included: a poll's valid events in batched"
+                        + " mode, one event in per-event mode")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofNanos(100_000))
+                .maximumExpectedValue(Duration.ofMinutes(1))
+                .register(meters);
+        this.publishWait = Timer.builder("risk.decider.publish.wait")
+                .description(
+                        "from a poll's last decision handed to the producer until the broker has confirmed them all")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofNanos(100_000))
+                .maximumExpectedValue(Duration.ofMinutes(1))
                 .register(meters);
     }
 
@@ -82,5 +98,13 @@ class DeciderMetrics {
 
     <T> T timeLocking(Supplier<T> locking) {
         return lockWait.record(locking);
+    }
+
+    <T> T timeTransaction(Supplier<T> transaction) {
+        return transactions.record(transaction);
+    }
+
+    void timePublishWait(Runnable waiting) {
+        publishWait.record(waiting);
     }
 }

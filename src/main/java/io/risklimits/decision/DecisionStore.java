@@ -50,7 +50,7 @@ public class DecisionStore {
     /** Decides a valid event against the limits, or returns the decision already made for its dedupe_id. */
     public Decision decide(TransactionEvent event, Limits limits) {
         BusinessKey key = event.businessKey();
-        return readCommitted.execute(status -> {
+        return metrics.timeTransaction(() -> readCommitted.execute(status -> {
             lock(key);
             Optional<Decision> earlier = requestLog.find(key, event.dedupeId());
             if (earlier.isPresent()) {
@@ -67,7 +67,7 @@ public class DecisionStore {
             Decision decision = Decision.limitChecked(event, outcome, usage, limits, bucket, decidedAt);
             requestLog.insert(key, decision);
             return decision;
-        });
+        }));
     }
 
     /** Files an INVALID decision, or returns the decision already made for its dedupe_id. */

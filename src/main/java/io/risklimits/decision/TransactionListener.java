@@ -29,13 +29,19 @@ class TransactionListener {
     private final BatchDecider batchDecider;
     private final DeciderProperties properties;
     private final CrashPoints crashPoints;
+    private final DeciderMetrics metrics;
 
     TransactionListener(
-            RecordDecider decider, BatchDecider batchDecider, DeciderProperties properties, CrashPoints crashPoints) {
+            RecordDecider decider,
+            BatchDecider batchDecider,
+            DeciderProperties properties,
+            CrashPoints crashPoints,
+            DeciderMetrics metrics) {
         this.decider = decider;
         this.batchDecider = batchDecider;
         this.properties = properties;
         this.crashPoints = crashPoints;
+        this.metrics = metrics;
     }
 
     @KafkaListener(
@@ -59,7 +65,7 @@ class TransactionListener {
                 throw new BatchListenerFailedException("Deciding failed", failure, record);
             }
         }
-        awaitSends(records, sends);
+        metrics.timePublishWait(() -> awaitSends(records, sends));
         crashPoints.reached(CrashPoints.Point.AFTER_SEND);
     }
 

@@ -90,6 +90,13 @@ class MetricsAndHealthIT {
                 // at least one batch and the invalid event each took their locks
                 assertThat(metrics.value("risk_decider_lock_wait_seconds_count"))
                         .isGreaterThanOrEqualTo(2);
+                // each batch was one timed transaction, and the poll of each waited for its sends
+                double batches = metrics.value("risk_decider_batch_size_events_count");
+                assertThat(batches).isGreaterThanOrEqualTo(1);
+                assertThat(metrics.value("risk_decider_transaction_duration_seconds_count"))
+                        .isEqualTo(batches);
+                assertThat(metrics.value("risk_decider_publish_wait_seconds_count"))
+                        .isGreaterThanOrEqualTo(batches);
                 assertThat(metrics.has("kafka_consumer_fetch_manager_records_lag_max"))
                         .as("consumer lag from the Kafka client's own metrics")
                         .isTrue();
