@@ -212,9 +212,8 @@ class DecisionBenchmark {
                     measured.stream()
                             .map(each -> String.format("%.0f", each.decisionsPerSecond()))
                             .toList());
-            RunningService.Topics topics = service.topics();
             RunResult.Latency latency = latency(
-                    topics,
+                    service,
                     stream,
                     options.latencyRate().orElse(throughput.decisionsPerSecond() * options.latencyLoadShare()));
             return new RunResult(
@@ -235,9 +234,12 @@ class DecisionBenchmark {
             Map<TopicPartition, Long> start = kafka.endOffsets(topics.decisions());
             Set<String> produced = driver.produceAll(topics.transactions(), stream, events);
             boolean statementStats = database.resetStatementStats();
+            PollStages stagesBefore = service.pollStages();
             long resumedMillis = System.currentTimeMillis();
             service.resume();
             RunResult.Throughput throughput = throughput(topics, start, produced, resumedMillis);
+            System.out.println("Benchmark: decider during the throughput phase: "
+                    + service.pollStages().since(stagesBefore));
             if (statementStats) {
                 System.out.printf("Benchmark: %s %s: server time by statement%n", scenario.name(), service.mode());
                 database.topStatements(12).forEach(line -> System.out.println("  " + line));
@@ -357,15 +359,19 @@ class DecisionBenchmark {
         }
 
         /** Events at a fixed rate to the running service, for the configured duration. */
-        private RunResult.Latency latency(RunningService.Topics topics, EventStream stream, double rate) {
+        private RunResult.Latency latency(ServiceUnderTest service, EventStream stream, double rate) {
+            RunningService.Topics topics = service.topics();
             int events = (int)
                     Math.max(1, Math.round(rate * options.latencyDuration().toSeconds()));
             Map<TopicPartition, Long> before = kafka.endOffsets(topics.decisions());
             Optional<MachineLoad> loadBefore = MachineLoad.now();
             Optional<JitActivity> jitBefore = JitActivity.now();
+            PollStages stagesBefore = service.pollStages();
             Map<String, Long> scheduled = driver.produceAtRate(topics.transactions(), stream, events, rate);
             kafka.awaitRecords(topics.decisions(), before, events, options.phaseTimeout());
             printMachineLoad("latency phase", loadBefore, jitBefore);
+            System.out.println("Benchmark: decider during the latency phase: "
+                    + service.pollStages().since(stagesBefore));
             Map<String, DecisionLog.Appended> decided =
                     decisions.read(before, scheduled.keySet(), options.phaseTimeout());
             long[] millis = decided.entrySet().stream()

@@ -1,5 +1,6 @@
 package io.risklimits.bench;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.risklimits.support.RunningService;
 import java.time.Duration;
 import java.util.Map;
@@ -44,6 +45,11 @@ final class ServiceUnderTest implements AutoCloseable {
         MessageListenerContainer decider = service.decider();
         decider.pause();
         Awaitility.await().atMost(PAUSE_TIMEOUT).until(decider::isContainerPaused);
+    }
+
+    /** The decider's transaction and publish-wait meters now. */
+    PollStages pollStages() {
+        return PollStages.of(service.bean(MeterRegistry.class));
     }
 
     void resume() {

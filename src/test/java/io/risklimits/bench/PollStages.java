@@ -1,0 +1,41 @@
+package io.risklimits.bench;
+
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The decider's own meters at one moment: its transactions, the events they decided (batched mode)
+ * and its waits for the broker's confirmations. Between two readings they say how large the polls
+ * were and where a poll's time went, which is what separates a throughput phase (full polls) from a
+ * latency phase (small ones) in the same run.
+ */
+record PollStages(
+        long transactions, double transactionNanos, double batchedEvents, long publishWaits, double publishWaitNanos) {
+
+    static PollStages of(MeterRegistry meters) {
+        Timer transactions = meters.get("risk.decider.transaction.duration").timer();
+        Timer publishWait = meters.get("risk.decider.publish.wait").timer();
+        DistributionSummary batchSize = meters.get("risk.decider.batch.size").summary();
+        return new PollStages(
+                transactions.count(),
+                transactions.totalTime(TimeUnit.NANOSECONDS),
+                batchSize.totalAmount(),
+                publishWait.count(),
+                publishWait.totalTime(TimeUnit.NANOSECONDS));
+    }
+
+    /** "2,917 transactions of 25.7 events, 2.9 ms each; publish wait 1.9 ms per poll" since that reading. */
+    String since(PollStages earlier) {
+        long transactions = this.transactions - earlier.transactions;
+        long waits = this.publishWaits - earlier.publishWaits;
+        double events = batchedEvents - earlier.batchedEvents;
+        return String.format(
+                "%,d transactions of %.1f events, %.1f ms each; publish wait %.1f ms per poll",
+                transactions,
+                events == 0 ? 1.0 : events / Math.max(1, transactions), // per-event mode records no batch sizes
+                (transactionNanos - earlier.transactionNanos) / 1e6 / Math.max(1, transactions),
+                (publishWaitNanos - earlier.publishWaitNanos) / 1e6 / Math.max(1, waits));
+    }
+}
