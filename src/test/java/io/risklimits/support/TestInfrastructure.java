@@ -76,6 +76,10 @@ public final class TestInfrastructure {
             EmbeddedPostgres postgres = EmbeddedPostgres.builder()
                     // PostgreSQL's 128 MB default is a toy setting; the benchmark's 30 days of history need more
                     .setServerConfig("shared_buffers", System.getProperty("risk.test.postgres.shared-buffers", "1GB"))
+                    // zonky starts the server with -F (fsync off): fine for tests, but the benchmark turns it on
+                    // (-Drisk.test.postgres.fsync=on, pom's benchmark profile), as on any production server,
+                    // so that each mode pays for the commits it makes
+                    .setServerConfig("fsync", System.getProperty("risk.test.postgres.fsync", "off"))
                     // the benchmark's -Dbench.statements=true: time spent per statement
                     .setServerConfig(
                             "shared_preload_libraries",
