@@ -234,12 +234,10 @@ class DecisionBenchmark {
             Map<TopicPartition, Long> start = kafka.endOffsets(topics.decisions());
             Set<String> produced = driver.produceAll(topics.transactions(), stream, events);
             boolean statementStats = database.resetStatementStats();
-            PollStages stagesBefore = service.pollStages();
+            PhaseWatch watch = PhaseWatch.start(service);
             long resumedMillis = System.currentTimeMillis();
             service.resume();
-            RunResult.Throughput throughput = throughput(topics, start, produced, resumedMillis);
-            System.out.println("Benchmark: decider during the throughput phase: "
-                    + service.pollStages().since(stagesBefore));
+            RunResult.Throughput throughput = throughput(service, watch, start, produced, resumedMillis);
             if (statementStats) {
                 System.out.printf("Benchmark: %s %s: server time by statement%n", scenario.name(), service.mode());
                 database.topStatements(12).forEach(line -> System.out.println("  " + line));
@@ -296,14 +294,13 @@ class DecisionBenchmark {
 
         /** The produced events are on the topic before the service resumes; it decides them as fast as it can. */
         private RunResult.Throughput throughput(
-                RunningService.Topics topics,
+                ServiceUnderTest service,
+                PhaseWatch watch,
                 Map<TopicPartition, Long> start,
                 Set<String> produced,
                 long resumedMillis) {
-            Optional<MachineLoad> loadBefore = MachineLoad.now();
-            Optional<JitActivity> jitBefore = JitActivity.now();
-            kafka.awaitRecords(topics.decisions(), start, produced.size(), options.phaseTimeout());
-            printMachineLoad("throughput phase", loadBefore, jitBefore);
+            kafka.awaitRecords(service.topics().decisions(), start, produced.size(), options.phaseTimeout());
+            watch.printSince("throughput phase", service);
             Collection<DecisionLog.Appended> decided =
                     decisions.read(start, produced, options.phaseTimeout()).values();
             long first = decided.stream()
@@ -322,16 +319,6 @@ class DecisionBenchmark {
                     last - first,
                     count * 1000.0 / Math.max(1, last - resumedMillis),
                     approvedShare(decided));
-        }
-
-        private static void printMachineLoad(
-                String phase, Optional<MachineLoad> before, Optional<JitActivity> jitBefore) {
-            before.ifPresent(earlier -> MachineLoad.now()
-                    .ifPresent(later -> System.out.println(
-                            "Benchmark: machine during the " + phase + ": " + later.sharesSince(earlier))));
-            jitBefore.ifPresent(earlier -> JitActivity.now()
-                    .ifPresent(later -> System.out.printf(
-                            "Benchmark: JIT compiling during the %s: %.2f cores%n", phase, later.coresSince(earlier))));
         }
 
         /** How steady the rate was: warm-up, pauses and stragglers show here, not in the average. */
@@ -364,14 +351,10 @@ class DecisionBenchmark {
             int events = (int)
                     Math.max(1, Math.round(rate * options.latencyDuration().toSeconds()));
             Map<TopicPartition, Long> before = kafka.endOffsets(topics.decisions());
-            Optional<MachineLoad> loadBefore = MachineLoad.now();
-            Optional<JitActivity> jitBefore = JitActivity.now();
-            PollStages stagesBefore = service.pollStages();
+            PhaseWatch watch = PhaseWatch.start(service);
             Map<String, Long> scheduled = driver.produceAtRate(topics.transactions(), stream, events, rate);
             kafka.awaitRecords(topics.decisions(), before, events, options.phaseTimeout());
-            printMachineLoad("latency phase", loadBefore, jitBefore);
-            System.out.println("Benchmark: decider during the latency phase: "
-                    + service.pollStages().since(stagesBefore));
+            watch.printSince("latency phase", service);
             Map<String, DecisionLog.Appended> decided =
                     decisions.read(before, scheduled.keySet(), options.phaseTimeout());
             long[] millis = decided.entrySet().stream()
