@@ -12,4 +12,9 @@ class DeciderConfiguration {
     TransactionEventReader transactionEventReader(RiskProperties properties) {
         return new TransactionEventReader(properties.currency(), properties.maxClockSkew(), Clock.systemUTC());
     }
+
+    @Bean
+    WindowStartsCache windowStartsCache(DeciderProperties properties) {
+        return new WindowStartsCache(properties.windowStartsCacheKeys());
+    }
 }

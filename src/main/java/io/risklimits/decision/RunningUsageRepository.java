@@ -18,26 +18,33 @@ import org.springframework.stereotype.Repository;
 /**
  * Rolling usage of many business keys at once, from the running totals of risk_hourly_agg (V2):
  * usage of a window = the latest bucket's running total - the running total before the window's
- * first bucket. Four index probes per key, whatever the length of its history; the three window probes
- * are index-only scans (V9: the primary key carries each bucket's totals before it). The latest bucket
- * is returned too, so that the bucket write need not look it up again.
+ * first bucket. That second total (the key's {@link WindowStarts}) costs three index probes, which
+ * are index-only scans (V9: the primary key carries each bucket's totals before it), and stays the same
+ * for the whole hour, so it is read once per key and hour and then remembered ({@link
+ * WindowStartsCache}); the latest bucket is read every time. The latest bucket is returned too, so that
+ * the bucket write need not look it up again.
  */
 @Repository
 class RunningUsageRepository {
 
+    // The running totals before a window are those before its first bucket; without a bucket in the
+    // window, those of the latest bucket (older than the window); without any bucket, zero. For a key
+    // whose window starts are remembered (read_starts false) the three window probes do not run and
+    // the amount_before_* and count_before_* columns are not used.
     // Buckets after the decision's bucket are counted too, as in HourlyUsageRepository.
     private static final String SELECT_USAGE = """
             SELECT key.entity_id, key.channel_code, key.direction_code,
                    latest.bucket_ts AS latest_bucket_ts, latest.running_amount AS latest_running_amount,
                    latest.running_count AS latest_running_count,
-                   coalesce(latest.running_amount - since_24h.amount_before, 0) AS amount_24h,
-                   coalesce(latest.running_count - since_24h.count_before, 0)   AS count_24h,
-                   coalesce(latest.running_amount - since_7d.amount_before, 0)  AS amount_7d,
-                   coalesce(latest.running_count - since_7d.count_before, 0)    AS count_7d,
-                   coalesce(latest.running_amount - since_30d.amount_before, 0) AS amount_30d,
-                   coalesce(latest.running_count - since_30d.count_before, 0)   AS count_30d
-            FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]))
-                 AS key (entity_id, channel_code, direction_code)
+                   coalesce(since_24h.amount_before, latest.running_amount, 0) AS amount_before_24h,
+                   coalesce(since_24h.count_before, latest.running_count, 0)   AS count_before_24h,
+                   coalesce(since_7d.amount_before, latest.running_amount, 0)  AS amount_before_7d,
+                   coalesce(since_7d.count_before, latest.running_count, 0)    AS count_before_7d,
+                   coalesce(since_30d.amount_before, latest.running_amount, 0) AS amount_before_30d,
+                   coalesce(since_30d.count_before, latest.running_count, 0)   AS count_before_30d
+            FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
+                        CAST(:readStarts AS boolean[]))
+                 AS key (entity_id, channel_code, direction_code, read_starts)
             LEFT JOIN LATERAL (SELECT bucket_ts, running_amount, running_count
                                FROM risk_hourly_agg bucket
                                WHERE bucket.entity_id = key.entity_id
@@ -47,7 +54,8 @@ class RunningUsageRepository {
                                LIMIT 1) AS latest ON true
             LEFT JOIN LATERAL (SELECT amount_before, count_before
                                FROM risk_hourly_agg bucket
-                               WHERE bucket.entity_id = key.entity_id
+                               WHERE key.read_starts
+                                 AND bucket.entity_id = key.entity_id
                                  AND bucket.channel_code = key.channel_code
                                  AND bucket.direction_code = key.direction_code
                                  AND bucket.bucket_ts >= :since24h
@@ -55,7 +63,8 @@ class RunningUsageRepository {
                                LIMIT 1) AS since_24h ON true
             LEFT JOIN LATERAL (SELECT amount_before, count_before
                                FROM risk_hourly_agg bucket
-                               WHERE bucket.entity_id = key.entity_id
+                               WHERE key.read_starts
+                                 AND bucket.entity_id = key.entity_id
                                  AND bucket.channel_code = key.channel_code
                                  AND bucket.direction_code = key.direction_code
                                  AND bucket.bucket_ts >= :since7d
@@ -63,7 +72,8 @@ class RunningUsageRepository {
                                LIMIT 1) AS since_7d ON true
             LEFT JOIN LATERAL (SELECT amount_before, count_before
                                FROM risk_hourly_agg bucket
-                               WHERE bucket.entity_id = key.entity_id
+                               WHERE key.read_starts
+                                 AND bucket.entity_id = key.entity_id
                                  AND bucket.channel_code = key.channel_code
                                  AND bucket.direction_code = key.direction_code
                                  AND bucket.bucket_ts >= :since30d
@@ -72,33 +82,51 @@ class RunningUsageRepository {
             """;
 
     private final JdbcClient jdbc;
+    private final WindowStartsCache windowStarts;
 
-    RunningUsageRepository(JdbcClient jdbc) {
+    RunningUsageRepository(JdbcClient jdbc, WindowStartsCache windowStarts) {
         this.jdbc = jdbc;
+        this.windowStarts = windowStarts;
     }
 
-    /** Usage of each key in each window that ends with the given hour bucket, and its latest bucket. */
+    /**
+     * Usage of each key in each window that ends with the given hour bucket, and its latest bucket.
+     * Only under the keys' locks: the latest bucket must not change until the transaction ends.
+     */
     UsageReading usageUpTo(Collection<BusinessKey> keys, Instant bucket) {
         KeyArrays arrays = KeyArrays.of(keys);
+        Map<BusinessKey, WindowStarts> remembered = new HashMap<>();
+        Boolean[] readStarts = new Boolean[keys.size()];
+        int i = 0;
+        for (BusinessKey key : keys) {
+            WindowStarts starts = windowStarts.find(key, bucket);
+            if (starts != null) {
+                remembered.put(key, starts);
+            }
+            readStarts[i++] = starts == null;
+        }
+        Map<BusinessKey, WindowStarts> read = new HashMap<>();
         Map<BusinessKey, Usage> usage = new HashMap<>();
         Map<BusinessKey, LatestBucket> latestBuckets = new HashMap<>();
         arrays.bindTo(jdbc.sql(SELECT_USAGE))
+                .param("readStarts", readStarts)
                 .param("since24h", utcTimestamp(windowStart(bucket, Window.LAST_24_HOURS)))
                 .param("since7d", utcTimestamp(windowStart(bucket, Window.LAST_7_DAYS)))
                 .param("since30d", utcTimestamp(windowStart(bucket, Window.LAST_30_DAYS)))
                 .query(rs -> {
                     BusinessKey key = businessKey(rs);
-                    usage.put(key, usage(rs));
-                    Instant latestBucket = instantFromUtcTimestamp(rs, "latest_bucket_ts");
-                    if (latestBucket != null) {
-                        latestBuckets.put(
-                                key,
-                                new LatestBucket(
-                                        latestBucket,
-                                        rs.getBigDecimal("latest_running_amount"),
-                                        rs.getLong("latest_running_count")));
+                    LatestBucket latest = latestBucket(rs);
+                    if (latest != null) {
+                        latestBuckets.put(key, latest);
                     }
+                    WindowStarts starts = remembered.get(key);
+                    if (starts == null) {
+                        starts = windowStarts(rs);
+                        read.put(key, starts);
+                    }
+                    usage.put(key, starts.usageUpTo(latest));
                 });
+        windowStarts.remember(read, bucket);
         return new UsageReading(usage, latestBuckets);
     }
 
@@ -109,11 +137,23 @@ class RunningUsageRepository {
                 Direction.valueOf(rs.getString("direction_code")));
     }
 
-    private static Usage usage(ResultSet rs) throws SQLException {
-        Map<Window, Tally> byWindow = new EnumMap<>(Window.class);
-        byWindow.put(Window.LAST_24_HOURS, new Tally(rs.getLong("amount_24h"), rs.getLong("count_24h")));
-        byWindow.put(Window.LAST_7_DAYS, new Tally(rs.getLong("amount_7d"), rs.getLong("count_7d")));
-        byWindow.put(Window.LAST_30_DAYS, new Tally(rs.getLong("amount_30d"), rs.getLong("count_30d")));
-        return new Usage(byWindow);
+    private static LatestBucket latestBucket(ResultSet rs) throws SQLException {
+        Instant bucketTs = instantFromUtcTimestamp(rs, "latest_bucket_ts");
+        return bucketTs == null
+                ? null
+                : new LatestBucket(
+                        bucketTs, rs.getBigDecimal("latest_running_amount"), rs.getLong("latest_running_count"));
+    }
+
+    private static WindowStarts windowStarts(ResultSet rs) throws SQLException {
+        Map<Window, WindowStarts.Before> byWindow = new EnumMap<>(Window.class);
+        for (Window window : Window.values()) {
+            byWindow.put(
+                    window,
+                    new WindowStarts.Before(
+                            rs.getBigDecimal("amount_before_" + window.label()),
+                            rs.getLong("count_before_" + window.label())));
+        }
+        return new WindowStarts(byWindow);
     }
 }

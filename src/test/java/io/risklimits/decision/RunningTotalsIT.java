@@ -37,7 +37,8 @@ class RunningTotalsIT {
     private final TransactionTemplate transaction =
             new TransactionTemplate(new DataSourceTransactionManager(dataSource));
     private final HourlyUsageRepository buckets = new HourlyUsageRepository(JdbcClient.create(dataSource));
-    private final RunningUsageRepository usage = new RunningUsageRepository(JdbcClient.create(dataSource));
+    private final RunningUsageRepository usage =
+            new RunningUsageRepository(JdbcClient.create(dataSource), new WindowStartsCache(0));
     private final Random random = new Random(7);
 
     @Test

@@ -1,0 +1,147 @@
+package io.risklimits.decision;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.risklimits.support.TestInfrastructure;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The batched decider remembers each key's running totals before its windows for the hour
+ * (WindowStartsCache). The usage it computes from them must stay that of a full read while other
+ * writers (other instances) add buckets in the hour, including a key's first bucket inside a window.
+ */
+class RememberedWindowStartsIT {
+
+    private static final LocalDateTime NOW_HOUR = LocalDateTime.of(2026, 3, 1, 12, 0);
+    private static final Instant BUCKET = NOW_HOUR.toInstant(ZoneOffset.UTC);
+
+    private final DataSource dataSource = TestInfrastructure.get().dataSource();
+    private final JdbcTemplate db = new JdbcTemplate(dataSource);
+    private final TransactionTemplate transaction =
+            new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+    private final HourlyUsageRepository summed = new HourlyUsageRepository(JdbcClient.create(dataSource));
+    private final RunningUsageRepository remembering =
+            new RunningUsageRepository(JdbcClient.create(dataSource), new WindowStartsCache(100));
+    private final RunningUsageRepository reading =
+            new RunningUsageRepository(JdbcClient.create(dataSource), new WindowStartsCache(0));
+
+    @Test
+    void usageStaysThatOfAFullReadWhileOthersAddBucketsInTheHour() {
+        BusinessKey key = keyWithHistoryOutsideTheDay();
+        assertThat(usage(remembering, key)).isEqualTo(summed.usageUpTo(key, BUCKET));
+
+        // another instance writes the key's first bucket of the last 24 hours, then adds to it
+        addToBucket(key, 0, 50);
+        addToBucket(key, 0, 20);
+
+        Usage usage = usage(remembering, key);
+        assertThat(usage).isEqualTo(summed.usageUpTo(key, BUCKET));
+        assertThat(usage.of(Window.LAST_24_HOURS)).isEqualTo(new Tally(70, 2));
+        assertThat(usage).isEqualTo(usage(reading, key));
+    }
+
+    @Test
+    void keysRememberedAndKeysReadInOneStatementBothGetTheirUsage() {
+        BusinessKey remembered = keyWithHistoryOutsideTheDay();
+        usage(remembering, remembered);
+        addToBucket(remembered, 0, 5);
+        BusinessKey fresh = keyWithHistoryOutsideTheDay();
+        BusinessKey withoutBuckets = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+
+        Map<BusinessKey, Usage> usage = remembering
+                .usageUpTo(List.of(remembered, fresh, withoutBuckets), BUCKET)
+                .usage();
+
+        assertThat(usage)
+                .containsEntry(remembered, summed.usageUpTo(remembered, BUCKET))
+                .containsEntry(fresh, summed.usageUpTo(fresh, BUCKET))
+                .containsEntry(withoutBuckets, Usage.NONE);
+    }
+
+    /** The point of remembering: a key decided again within the hour costs one index probe, not four. */
+    @Test
+    void aRememberedKeyIsReadWithOneIndexProbe() {
+        BusinessKey key = keyWithHistoryOutsideTheDay();
+
+        assertThat(indexScansOfOneRead(key)).isEqualTo(4);
+        assertThat(indexScansOfOneRead(key)).isEqualTo(1);
+        assertThat(indexScansOfOneRead(key)).isEqualTo(1);
+    }
+
+    /**
+     * Only a database clock that stepped back a day or more writes a bucket before a window's start;
+     * until the hour ends the remembered totals then count that bucket in the window: usage is
+     * overstated by its amount, never understated.
+     */
+    @Test
+    void aBucketWrittenBeforeAWindowsStartOverstatesThatWindowOnly() {
+        BusinessKey key = keyWithHistoryOutsideTheDay();
+        usage(remembering, key);
+
+        addToBucket(key, -48, 7);
+
+        Usage exact = summed.usageUpTo(key, BUCKET);
+        Usage usage = usage(remembering, key);
+        assertThat(usage.of(Window.LAST_24_HOURS))
+                .isEqualTo(exact.of(Window.LAST_24_HOURS).plus(7));
+        assertThat(usage.of(Window.LAST_7_DAYS)).isEqualTo(exact.of(Window.LAST_7_DAYS));
+        assertThat(usage.of(Window.LAST_30_DAYS)).isEqualTo(exact.of(Window.LAST_30_DAYS));
+        assertThat(usage(reading, key)).isEqualTo(exact);
+    }
+
+    private int indexScansOfOneRead(BusinessKey key) {
+        return transaction.execute(status -> {
+            int before = indexScansInThisTransaction();
+            remembering.usageUpTo(List.of(key), BUCKET);
+            return indexScansInThisTransaction() - before;
+        });
+    }
+
+    private int indexScansInThisTransaction() {
+        return db.queryForObject(
+                "SELECT pg_stat_get_xact_numscans('risk_hourly_agg_pkey'::regclass)::int", Integer.class);
+    }
+
+    /** Buckets before the 30-day window, inside it, inside the 7 days, and none in the last 24 hours. */
+    private BusinessKey keyWithHistoryOutsideTheDay() {
+        BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+        addToBucket(key, -800, 1000);
+        addToBucket(key, -300, 300);
+        addToBucket(key, -100, 100);
+        addToBucket(key, -30, 30);
+        return key;
+    }
+
+    private static Usage usage(RunningUsageRepository repository, BusinessKey key) {
+        return repository.usageUpTo(List.of(key), BUCKET).usage().get(key);
+    }
+
+    /** As a writer that leaves the running totals to the triggers (V2): another instance, say. */
+    private void addToBucket(BusinessKey key, int hoursFromNow, long amount) {
+        db.update(
+                """
+                INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count)
+                VALUES (?, ?, ?, ?, ?, 1)
+                ON CONFLICT (entity_id, channel_code, direction_code, bucket_ts)
+                DO UPDATE SET sum_amount = risk_hourly_agg.sum_amount + EXCLUDED.sum_amount,
+                              tx_count   = risk_hourly_agg.tx_count + EXCLUDED.tx_count
+                """,
+                key.entityId(),
+                key.channel(),
+                key.direction().name(),
+                Timestamp.valueOf(NOW_HOUR.plusHours(hoursFromNow)),
+                amount);
+    }
+}
