@@ -184,13 +184,16 @@ final class BenchmarkDatabase {
                        round(total_plan_time) AS plan_ms, rows,
                        round(shared_blks_hit::numeric / greatest(calls, 1)) AS hit_per_call,
                        round(shared_blks_read::numeric / greatest(calls, 1)) AS read_per_call,
+                       round(wal_bytes / 1024 / greatest(calls, 1)) AS wal_kb_per_call,
+                       round(wal_fpi::numeric / greatest(calls, 1)) AS wal_fpi_per_call,
                        left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS query
                 FROM pg_stat_statements
                 ORDER BY total_exec_time + total_plan_time DESC
                 LIMIT ?
                 """,
                 (rs, rowNum) -> String.format(
-                        "%8d calls %8d ms %9.3f ms/call %7d ms planning %9d rows %7d hit %6d read /call  %s",
+                        "%8d calls %8d ms %9.3f ms/call %7d ms planning %9d rows %7d hit %6d read %6d WAL kB %5d full pages"
+                                + " /call  %s",
                         rs.getLong("calls"),
                         rs.getLong("total_ms"),
                         rs.getDouble("mean_ms"),
@@ -198,6 +201,8 @@ final class BenchmarkDatabase {
                         rs.getLong("rows"),
                         rs.getLong("hit_per_call"),
                         rs.getLong("read_per_call"),
+                        rs.getLong("wal_kb_per_call"),
+                        rs.getLong("wal_fpi_per_call"),
                         rs.getString("query")),
                 limit);
     }
