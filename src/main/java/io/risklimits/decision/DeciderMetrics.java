@@ -24,6 +24,8 @@ class DeciderMetrics {
     private final Timer lockWait;
     private final Timer transactions;
     private final Timer publishWait;
+    private final Counter windowStartsRemembered;
+    private final Counter windowStartsRead;
     // one counter per (decision, reason, replayed), found without a registry lookup per decision
     private final Map<String, Counter> decisions = new ConcurrentHashMap<>();
 
@@ -65,6 +67,16 @@ class DeciderMetrics {
                 .minimumExpectedValue(Duration.ofNanos(100_000))
                 .maximumExpectedValue(Duration.ofMinutes(1))
                 .register(meters);
+        this.windowStartsRemembered = windowStarts("remembered");
+        this.windowStartsRead = windowStarts("read");
+    }
+
+    private Counter windowStarts(String source) {
+        return Counter.builder("risk.decider.window.starts")
+                .description("business keys of a batch whose running totals before each window were remembered"
+                        + " for the hour, or read from the database (batched mode)")
+                .tag("source", source)
+                .register(meters);
     }
 
     /** Counts a decision message confirmed by the broker. */
@@ -86,6 +98,11 @@ class DeciderMetrics {
         if (recordTimestampMillis > 0) {
             latency.record(Duration.ofMillis(Math.max(0, System.currentTimeMillis() - recordTimestampMillis)));
         }
+    }
+
+    void windowStartsFound(int remembered, int read) {
+        windowStartsRemembered.increment(remembered);
+        windowStartsRead.increment(read);
     }
 
     void batchDecided(int events) {

@@ -83,10 +83,12 @@ class RunningUsageRepository {
 
     private final JdbcClient jdbc;
     private final WindowStartsCache windowStarts;
+    private final DeciderMetrics metrics;
 
-    RunningUsageRepository(JdbcClient jdbc, WindowStartsCache windowStarts) {
+    RunningUsageRepository(JdbcClient jdbc, WindowStartsCache windowStarts, DeciderMetrics metrics) {
         this.jdbc = jdbc;
         this.windowStarts = windowStarts;
+        this.metrics = metrics;
     }
 
     /**
@@ -127,6 +129,7 @@ class RunningUsageRepository {
                     usage.put(key, starts.usageUpTo(latest));
                 });
         windowStarts.remember(read, bucket);
+        metrics.windowStartsFound(remembered.size(), read.size());
         return new UsageReading(usage, latestBuckets);
     }
 

@@ -2,6 +2,7 @@ package io.risklimits.decision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.risklimits.support.TestInfrastructure;
 import java.sql.Timestamp;
 import java.time.Instant;
@@ -32,10 +33,10 @@ class RememberedWindowStartsIT {
     private final TransactionTemplate transaction =
             new TransactionTemplate(new DataSourceTransactionManager(dataSource));
     private final HourlyUsageRepository summed = new HourlyUsageRepository(JdbcClient.create(dataSource));
-    private final RunningUsageRepository remembering =
-            new RunningUsageRepository(JdbcClient.create(dataSource), new WindowStartsCache(100));
-    private final RunningUsageRepository reading =
-            new RunningUsageRepository(JdbcClient.create(dataSource), new WindowStartsCache(0));
+    private final RunningUsageRepository remembering = new RunningUsageRepository(
+            JdbcClient.create(dataSource), new WindowStartsCache(100), new DeciderMetrics(new SimpleMeterRegistry()));
+    private final RunningUsageRepository reading = new RunningUsageRepository(
+            JdbcClient.create(dataSource), new WindowStartsCache(0), new DeciderMetrics(new SimpleMeterRegistry()));
 
     @Test
     void usageStaysThatOfAFullReadWhileOthersAddBucketsInTheHour() {

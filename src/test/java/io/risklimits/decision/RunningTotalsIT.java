@@ -3,6 +3,7 @@ package io.risklimits.decision;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.risklimits.support.TestInfrastructure;
 import java.sql.Timestamp;
 import java.time.Instant;
@@ -37,8 +38,8 @@ class RunningTotalsIT {
     private final TransactionTemplate transaction =
             new TransactionTemplate(new DataSourceTransactionManager(dataSource));
     private final HourlyUsageRepository buckets = new HourlyUsageRepository(JdbcClient.create(dataSource));
-    private final RunningUsageRepository usage =
-            new RunningUsageRepository(JdbcClient.create(dataSource), new WindowStartsCache(0));
+    private final RunningUsageRepository usage = new RunningUsageRepository(
+            JdbcClient.create(dataSource), new WindowStartsCache(0), new DeciderMetrics(new SimpleMeterRegistry()));
     private final Random random = new Random(7);
 
     @Test

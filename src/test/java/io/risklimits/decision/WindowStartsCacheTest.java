@@ -1,8 +1,10 @@
 package io.risklimits.decision;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -69,6 +71,14 @@ class WindowStartsCacheTest {
         cache.remember(Map.of(key, starts), TEN_O_CLOCK);
 
         assertThat(cache.find(key, TEN_O_CLOCK)).isNull();
+    }
+
+    @Test
+    void aNegativeNumberOfKeysIsRefusedAtStartup() {
+        assertThatThrownBy(() -> new DeciderProperties(
+                        "risk-decider", 2, Duration.ofSeconds(60), DeciderProperties.Mode.BATCHED, -1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("risk.decider.window-starts-cache-keys");
     }
 
     @Test

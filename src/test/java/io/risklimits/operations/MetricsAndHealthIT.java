@@ -97,6 +97,13 @@ class MetricsAndHealthIT {
                         .isEqualTo(batches);
                 assertThat(metrics.value("risk_decider_publish_wait_seconds_count"))
                         .isGreaterThanOrEqualTo(batches);
+                // the batches' one key: its window starts read from the database once (once per hour
+                // at most), then remembered
+                double startsRead = metrics.value("risk_decider_window_starts_total", Map.of("source", "read"));
+                assertThat(startsRead).isGreaterThanOrEqualTo(1);
+                assertThat(startsRead
+                                + metrics.value("risk_decider_window_starts_total", Map.of("source", "remembered")))
+                        .isEqualTo(batches);
                 assertThat(metrics.has("kafka_consumer_fetch_manager_records_lag_max"))
                         .as("consumer lag from the Kafka client's own metrics")
                         .isTrue();
