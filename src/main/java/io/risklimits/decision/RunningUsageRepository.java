@@ -30,7 +30,8 @@ class RunningUsageRepository {
     // The running totals before a window are those before its first bucket; without a bucket in the
     // window, those of the latest bucket (older than the window); without any bucket, zero. For a key
     // whose window starts are remembered (read_starts false) the three window probes do not run and
-    // the amount_before_* and count_before_* columns are not used.
+    // the amount_before_* and count_before_* columns are not used. bucket_in_24h: the key has a bucket
+    // inside every window, so its starts may be remembered (WindowStarts).
     // Buckets after the decision's bucket are counted too, as in HourlyUsageRepository.
     private static final String SELECT_USAGE = """
             SELECT key.entity_id, key.channel_code, key.direction_code,
@@ -41,7 +42,8 @@ class RunningUsageRepository {
                    coalesce(since_7d.amount_before, latest.running_amount, 0)  AS amount_before_7d,
                    coalesce(since_7d.count_before, latest.running_count, 0)    AS count_before_7d,
                    coalesce(since_30d.amount_before, latest.running_amount, 0) AS amount_before_30d,
-                   coalesce(since_30d.count_before, latest.running_count, 0)   AS count_before_30d
+                   coalesce(since_30d.count_before, latest.running_count, 0)   AS count_before_30d,
+                   since_24h.amount_before IS NOT NULL                         AS bucket_in_24h
             FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
                         CAST(:readStarts AS boolean[]))
                  AS key (entity_id, channel_code, direction_code, read_starts)
@@ -108,6 +110,7 @@ class RunningUsageRepository {
             readStarts[i++] = starts == null;
         }
         Map<BusinessKey, WindowStarts> read = new HashMap<>();
+        Map<BusinessKey, WindowStarts> lastingTheHour = new HashMap<>();
         Map<BusinessKey, Usage> usage = new HashMap<>();
         Map<BusinessKey, LatestBucket> latestBuckets = new HashMap<>();
         arrays.bindTo(jdbc.sql(SELECT_USAGE))
@@ -125,10 +128,13 @@ class RunningUsageRepository {
                     if (starts == null) {
                         starts = windowStarts(rs);
                         read.put(key, starts);
+                        if (rs.getBoolean("bucket_in_24h")) {
+                            lastingTheHour.put(key, starts);
+                        }
                     }
                     usage.put(key, starts.usageUpTo(latest));
                 });
-        windowStarts.remember(read, bucket);
+        windowStarts.remember(lastingTheHour, bucket);
         metrics.windowStartsFound(remembered.size(), read.size());
         return new UsageReading(usage, latestBuckets);
     }

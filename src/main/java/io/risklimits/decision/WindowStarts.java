@@ -9,11 +9,15 @@ import java.util.Map;
  * of all its buckets before the window's first hour. A window's usage is the key's latest running
  * totals minus these.
  *
- * <p>Within the hour they do not change: buckets are written only at the database clock's current
- * hour, under the key's lock, after the clock is read, so every bucket before a window's first hour
- * is final once the hour has begun. Only a database clock that stepped back a day or more could add to
- * such a bucket; the usage computed from totals remembered before that is then too high by what was
- * added, never too low.
+ * <p>For a key with a bucket inside every window (one in the last 24 hours) they do not change within
+ * the hour. They are stored on each window's first bucket, which the archiver cannot delete (retention
+ * is never shorter than the longest window), so the key's running totals go on from it. Buckets are
+ * written only at the database clock's current hour, under the key's lock, after the clock is read, so
+ * every bucket before a window's first hour is final once the hour has begun; only a clock that stepped
+ * back a day or more could add to one, and the usage computed from totals remembered before that is
+ * then too high by what was added, never too low. Without a bucket in the last 24 hours they may
+ * change: once the archiver has deleted all of a key's buckets, its next bucket's totals start from
+ * zero again.
  */
 record WindowStarts(Map<Window, Before> byWindow) {
 

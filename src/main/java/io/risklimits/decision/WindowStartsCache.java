@@ -7,9 +7,10 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The {@link WindowStarts} of recently decided business keys for the current hour bucket, so that a key
- * decided again within the hour costs one index probe (its latest bucket) instead of four. Entries of
- * an earlier hour are dropped as a whole when the hour changes; at most {@code maxKeys} keys are kept
- * per hour (0 turns the cache off), and a key beyond that is read in full every time.
+ * decided again within the hour costs one index probe (its latest bucket) instead of four. Only keys
+ * with a bucket in the last 24 hours are given to it. Entries of an earlier hour are dropped as a whole
+ * when the hour changes; at most {@code maxKeys} keys are kept per hour (0 turns the cache off), and a
+ * key beyond that is read in full every time.
  *
  * <p>Safe across instances without invalidation: what it holds does not change within the hour (see
  * {@link WindowStarts}), whoever writes the key's buckets.

@@ -20,8 +20,9 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The batched decider remembers each key's running totals before its windows for the hour
- * (WindowStartsCache). The usage it computes from them must stay that of a full read while other
- * writers (other instances) add buckets in the hour, including a key's first bucket inside a window.
+ * (WindowStartsCache), for keys with a bucket in the last 24 hours. The usage it computes from them
+ * must stay that of a full read while other writers (other instances, the archiver) change the key's
+ * buckets within the hour.
  */
 class RememberedWindowStartsIT {
 
@@ -39,46 +40,69 @@ class RememberedWindowStartsIT {
             JdbcClient.create(dataSource), new WindowStartsCache(0), new DeciderMetrics(new SimpleMeterRegistry()));
 
     @Test
-    void usageStaysThatOfAFullReadWhileOthersAddBucketsInTheHour() {
-        BusinessKey key = keyWithHistoryOutsideTheDay();
+    void usageStaysThatOfAFullReadWhileOthersAddToTheCurrentBucket() {
+        BusinessKey key = keyWithHistory(true);
         assertThat(usage(remembering, key)).isEqualTo(summed.usageUpTo(key, BUCKET));
 
-        // another instance writes the key's first bucket of the last 24 hours, then adds to it
+        // another instance writes the key's bucket of this hour, then adds to it
         addToBucket(key, 0, 50);
         addToBucket(key, 0, 20);
 
         Usage usage = usage(remembering, key);
         assertThat(usage).isEqualTo(summed.usageUpTo(key, BUCKET));
-        assertThat(usage.of(Window.LAST_24_HOURS)).isEqualTo(new Tally(70, 2));
+        assertThat(usage.of(Window.LAST_24_HOURS)).isEqualTo(new Tally(75, 3));
         assertThat(usage).isEqualTo(usage(reading, key));
+    }
+
+    /**
+     * A key without a bucket in the last 24 hours is read in full every time: when the archiver
+     * deletes all of its buckets, the running totals of its next bucket start from zero again, and
+     * totals remembered from before would make its usage negative.
+     */
+    @Test
+    void aKeyWithoutABucketInTheDayIsReadEveryTime() {
+        BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+        addToBucket(key, -1000, 400);
+        usage(remembering, key);
+
+        db.update("DELETE FROM risk_hourly_agg WHERE entity_id = ?", key.entityId());
+        addToBucket(key, 0, 30);
+
+        assertThat(usage(remembering, key)).isEqualTo(summed.usageUpTo(key, BUCKET));
+        assertThat(usage(remembering, key).of(Window.LAST_24_HOURS)).isEqualTo(new Tally(30, 1));
     }
 
     @Test
     void keysRememberedAndKeysReadInOneStatementBothGetTheirUsage() {
-        BusinessKey remembered = keyWithHistoryOutsideTheDay();
+        BusinessKey remembered = keyWithHistory(true);
         usage(remembering, remembered);
         addToBucket(remembered, 0, 5);
-        BusinessKey fresh = keyWithHistoryOutsideTheDay();
+        BusinessKey fresh = keyWithHistory(true);
+        BusinessKey outsideTheDay = keyWithHistory(false);
         BusinessKey withoutBuckets = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
 
         Map<BusinessKey, Usage> usage = remembering
-                .usageUpTo(List.of(remembered, fresh, withoutBuckets), BUCKET)
+                .usageUpTo(List.of(remembered, fresh, outsideTheDay, withoutBuckets), BUCKET)
                 .usage();
 
         assertThat(usage)
                 .containsEntry(remembered, summed.usageUpTo(remembered, BUCKET))
                 .containsEntry(fresh, summed.usageUpTo(fresh, BUCKET))
+                .containsEntry(outsideTheDay, summed.usageUpTo(outsideTheDay, BUCKET))
                 .containsEntry(withoutBuckets, Usage.NONE);
     }
 
     /** The point of remembering: a key decided again within the hour costs one index probe, not four. */
     @Test
     void aRememberedKeyIsReadWithOneIndexProbe() {
-        BusinessKey key = keyWithHistoryOutsideTheDay();
+        BusinessKey key = keyWithHistory(true);
 
         assertThat(indexScansOfOneRead(key)).isEqualTo(4);
         assertThat(indexScansOfOneRead(key)).isEqualTo(1);
         assertThat(indexScansOfOneRead(key)).isEqualTo(1);
+        BusinessKey outsideTheDay = keyWithHistory(false);
+        assertThat(indexScansOfOneRead(outsideTheDay)).isEqualTo(4);
+        assertThat(indexScansOfOneRead(outsideTheDay)).isEqualTo(4);
     }
 
     /**
@@ -88,7 +112,7 @@ class RememberedWindowStartsIT {
      */
     @Test
     void aBucketWrittenBeforeAWindowsStartOverstatesThatWindowOnly() {
-        BusinessKey key = keyWithHistoryOutsideTheDay();
+        BusinessKey key = keyWithHistory(true);
         usage(remembering, key);
 
         addToBucket(key, -48, 7);
@@ -115,13 +139,19 @@ class RememberedWindowStartsIT {
                 "SELECT pg_stat_get_xact_numscans('risk_hourly_agg_pkey'::regclass)::int", Integer.class);
     }
 
-    /** Buckets before the 30-day window, inside it, inside the 7 days, and none in the last 24 hours. */
-    private BusinessKey keyWithHistoryOutsideTheDay() {
+    /**
+     * Buckets before the 30-day window, inside it, inside the 7 days, and, if asked, one inside the
+     * last 24 hours.
+     */
+    private BusinessKey keyWithHistory(boolean withinTheDay) {
         BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
         addToBucket(key, -800, 1000);
         addToBucket(key, -300, 300);
         addToBucket(key, -100, 100);
         addToBucket(key, -30, 30);
+        if (withinTheDay) {
+            addToBucket(key, -5, 5);
+        }
         return key;
     }
 
