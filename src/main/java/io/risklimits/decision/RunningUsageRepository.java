@@ -109,7 +109,6 @@ class RunningUsageRepository {
             }
             readStarts[i++] = starts == null;
         }
-        Map<BusinessKey, WindowStarts> read = new HashMap<>();
         Map<BusinessKey, WindowStarts> lastingTheHour = new HashMap<>();
         Map<BusinessKey, Usage> usage = new HashMap<>();
         Map<BusinessKey, LatestBucket> latestBuckets = new HashMap<>();
@@ -127,7 +126,6 @@ class RunningUsageRepository {
                     WindowStarts starts = remembered.get(key);
                     if (starts == null) {
                         starts = windowStarts(rs);
-                        read.put(key, starts);
                         if (rs.getBoolean("bucket_in_24h")) {
                             lastingTheHour.put(key, starts);
                         }
@@ -135,7 +133,8 @@ class RunningUsageRepository {
                     usage.put(key, starts.usageUpTo(latest));
                 });
         windowStarts.remember(lastingTheHour, bucket);
-        metrics.windowStartsFound(remembered.size(), read.size());
+        // one row per key: the keys not remembered were read
+        metrics.windowStartsFound(remembered.size(), keys.size() - remembered.size());
         return new UsageReading(usage, latestBuckets);
     }
 
