@@ -23,6 +23,7 @@ import java.util.Optional;
  * @param latencyRate a fixed rate (events/s) for the latency phase instead, if set: comparing two
  *     versions at one rate, whatever their throughput on the day
  * @param latencyDuration how long the latency phase produces
+ * @param latencySettleDuration how long the latency phase's rate runs before it is measured (0: not at all)
  * @param warmUpLimit longest warm-up per mode, if the JIT compiler has not settled before
  * @param synchronousCommit PostgreSQL's synchronous_commit for every session (the embedded server turns it off)
  * @param phaseTimeout longest wait for the decisions of one phase
@@ -41,6 +42,7 @@ record BenchmarkOptions(
         double latencyLoadShare,
         Optional<Double> latencyRate,
         Duration latencyDuration,
+        Duration latencySettleDuration,
         Duration warmUpLimit,
         String synchronousCommit,
         Duration phaseTimeout,
@@ -60,6 +62,7 @@ record BenchmarkOptions(
                 Double.parseDouble(System.getProperty("bench.latency-load-share", "0.5")),
                 Optional.ofNullable(System.getProperty("bench.latency-rate")).map(Double::parseDouble),
                 Duration.ofSeconds(Long.getLong("bench.latency-seconds", 15)),
+                Duration.ofSeconds(Long.getLong("bench.latency-settle-seconds", 15)),
                 Duration.ofSeconds(Long.getLong("bench.warm-up-seconds", 90)),
                 System.getProperty("bench.synchronous-commit", "on"),
                 Duration.ofMinutes(Long.getLong("bench.timeout-minutes", 10)),

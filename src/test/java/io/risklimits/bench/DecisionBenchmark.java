@@ -2,6 +2,7 @@ package io.risklimits.bench;
 
 import io.risklimits.support.RunningService;
 import io.risklimits.support.TestInfrastructure;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -141,6 +142,7 @@ class DecisionBenchmark {
         settings.put("latency_load_share", options.latencyLoadShare());
         settings.put("latency_rate", options.latencyRate().orElse(null));
         settings.put("latency_seconds", options.latencyDuration().toSeconds());
+        settings.put("latency_settle_seconds", options.latencySettleDuration().toSeconds());
         settings.put("warm_up_limit_seconds", options.warmUpLimit().toSeconds());
         settings.put("synchronous_commit", options.synchronousCommit());
         settings.put("seed", options.seed());
@@ -212,10 +214,9 @@ class DecisionBenchmark {
                     measured.stream()
                             .map(each -> String.format("%.0f", each.decisionsPerSecond()))
                             .toList());
-            RunResult.Latency latency = latency(
-                    service,
-                    stream,
-                    options.latencyRate().orElse(throughput.decisionsPerSecond() * options.latencyLoadShare()));
+            double rate = options.latencyRate().orElse(throughput.decisionsPerSecond() * options.latencyLoadShare());
+            Optional<RunResult.Latency> settling = settle(service, stream, rate);
+            RunResult.Latency latency = latency(service, stream, rate, options.latencyDuration(), "latency phase");
             return new RunResult(
                     scenario.name(),
                     service.mode(),
@@ -223,7 +224,25 @@ class DecisionBenchmark {
                     scenario.historyDays() * 24,
                     scenario.hotKeyShare(),
                     throughput,
-                    latency);
+                    latency,
+                    settling.orElse(null));
+        }
+
+        /**
+         * The latency phase's rate for a while before it is measured, figures printed and kept apart:
+         * small polls run code that full ones do not, and the JIT compiler compiles it when the rate
+         * changes (0.3-0.4 cores of the two in quick runs), which is no steady state.
+         */
+        private Optional<RunResult.Latency> settle(ServiceUnderTest service, EventStream stream, double rate) {
+            if (options.latencySettleDuration().isZero()) {
+                return Optional.empty();
+            }
+            RunResult.Latency settling =
+                    latency(service, stream, rate, options.latencySettleDuration(), "settling stretch");
+            System.out.printf(
+                    "Benchmark: settling stretch at %.0f events/s, not the result: p50 %d ms, p99 %d ms%n",
+                    rate, settling.p50Millis(), settling.p99Millis());
+            return Optional.of(settling);
         }
 
         /** Events produced while the service is paused, then decided as fast as it goes. */
@@ -345,16 +364,16 @@ class DecisionBenchmark {
             return List.copyOf(bySecond.values());
         }
 
-        /** Events at a fixed rate to the running service, for the configured duration. */
-        private RunResult.Latency latency(ServiceUnderTest service, EventStream stream, double rate) {
+        /** Events at a fixed rate to the running service, for the given duration. */
+        private RunResult.Latency latency(
+                ServiceUnderTest service, EventStream stream, double rate, Duration duration, String phase) {
             RunningService.Topics topics = service.topics();
-            int events = (int)
-                    Math.max(1, Math.round(rate * options.latencyDuration().toSeconds()));
+            int events = (int) Math.max(1, Math.round(rate * duration.toSeconds()));
             Map<TopicPartition, Long> before = kafka.endOffsets(topics.decisions());
             PhaseWatch watch = PhaseWatch.start(service);
             Map<String, Long> scheduled = driver.produceAtRate(topics.transactions(), stream, events, rate);
             kafka.awaitRecords(topics.decisions(), before, events, options.phaseTimeout());
-            watch.printSince("latency phase", service);
+            watch.printSince(phase, service);
             Map<String, DecisionLog.Appended> decided =
                     decisions.read(before, scheduled.keySet(), options.phaseTimeout());
             long[] millis = decided.entrySet().stream()

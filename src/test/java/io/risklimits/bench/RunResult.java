@@ -4,6 +4,7 @@ package io.risklimits.bench;
  * What one mode did in one scenario.
  *
  * @param historyRowsPerKey hourly buckets each key had before the run
+ * @param settlingLatency the same rate just before the latency phase, not the result (null if not run)
  */
 record RunResult(
         String scenario,
@@ -12,7 +13,8 @@ record RunResult(
         int historyRowsPerKey,
         double hotKeyShare,
         Throughput throughput,
-        Latency latency) {
+        Latency latency,
+        Latency settlingLatency) {
 
     /**
      * Events produced while the (warm) service was paused, decided as fast as it can once resumed.
