@@ -1,5 +1,10 @@
 package io.risklimits.cli;
 
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
@@ -30,12 +35,24 @@ final class KafkaOptions {
             description = "Kafka bootstrap servers (default: $SPRING_KAFKA_BOOTSTRAP_SERVERS, else ${DEFAULT-VALUE})")
     String bootstrapServers;
 
+    @Option(
+            names = "--kafka-config",
+            defaultValue = "${env:RISK_CLI_KAFKA_CONFIG}",
+            description = "Kafka client settings file (security.protocol, sasl.*, ssl.*: Java properties, like the"
+                    + " --command-config of Kafka's own tools); the command's own settings win"
+                    + " (default: $RISK_CLI_KAFKA_CONFIG, else none)")
+    Path clientConfig;
+
     KafkaProducer<String, String> producer() {
-        Properties settings = new Properties();
+        Properties settings = clientSettings();
         settings.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         settings.put(ProducerConfig.ACKS_CONFIG, "all");
         settings.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) REACH_KAFKA.toMillis());
-        return new KafkaProducer<>(settings, new StringSerializer(), new StringSerializer());
+        try {
+            return new KafkaProducer<>(settings, new StringSerializer(), new StringSerializer());
+        } catch (KafkaException refused) {
+            throw clientRefused(refused);
+        }
     }
 
     /** Sends and waits for the broker's acknowledgement; a record that did not arrive fails the command. */
@@ -56,12 +73,16 @@ final class KafkaOptions {
      * anything: so the answer cannot be missed, and older answers are not read.
      */
     KafkaConsumer<String, String> consumerFromNow(String topic) {
-        Properties settings = new Properties();
+        Properties settings = clientSettings();
         settings.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         settings.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
-        KafkaConsumer<String, String> consumer =
-                new KafkaConsumer<>(settings, new StringDeserializer(), new StringDeserializer());
+        KafkaConsumer<String, String> consumer;
+        try {
+            consumer = new KafkaConsumer<>(settings, new StringDeserializer(), new StringDeserializer());
+        } catch (KafkaException refused) {
+            throw clientRefused(refused);
+        }
         try {
             List<PartitionInfo> partitions = consumer.partitionsFor(topic, REACH_KAFKA);
             if (partitions == null || partitions.isEmpty()) {
@@ -83,5 +104,26 @@ final class KafkaOptions {
             consumer.close();
             throw noTopic;
         }
+    }
+
+    /** The settings file's entries, if one is given: what a secured cluster needs (SASL, TLS). */
+    private Properties clientSettings() {
+        Properties settings = new Properties();
+        if (clientConfig != null) {
+            try (Reader file = Files.newBufferedReader(clientConfig, StandardCharsets.UTF_8)) {
+                settings.load(file);
+            } catch (IOException | IllegalArgumentException unreadable) {
+                throw new CommandFailed(
+                        "cannot read --kafka-config " + clientConfig + ": " + FailureMessages.describe(unreadable));
+            }
+        }
+        return settings;
+    }
+
+    // a client that cannot be built from its settings (a truststore that is not there, a bad value)
+    private CommandFailed clientRefused(KafkaException refused) {
+        return new CommandFailed("the Kafka client settings"
+                + (clientConfig == null ? "" : " (with --kafka-config " + clientConfig + ")")
+                + " were refused: " + FailureMessages.describe(refused));
     }
 }

@@ -11,7 +11,10 @@ import io.risklimits.support.DecisionSchema;
 import io.risklimits.support.HourBoundary;
 import io.risklimits.support.RunningService;
 import io.risklimits.support.TestInfrastructure;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -24,6 +27,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -316,6 +320,34 @@ class OperatorCliIT {
         assertThat(decision(run).get("dedupe_id").stringValue()).isEqualTo(dedupeId.toString());
     }
 
+    @Test
+    void sendEventTakesTheClientSettingsOfAKafkaConfigFile(@TempDir Path directory) throws IOException {
+        Path settings = Files.writeString(
+                directory.resolve("client.properties"), "client.id=risk-cli-it\nrequest.timeout.ms=20000\n");
+
+        CliRun run = sendEvent(UUID.randomUUID(), newChannel(), UUID.randomUUID(), 900, "--kafka-config=" + settings);
+
+        assertThat(decision(run).get("decision").stringValue()).isEqualTo("APPROVED");
+    }
+
+    @Test
+    void aKafkaConfigFileTheClientsCannotUseFailsTheCommandAndSaysWhy(@TempDir Path directory) throws IOException {
+        // TLS against this plaintext broker would not connect either; a truststore that is not there
+        // fails at once, and shows that the file's settings reached the clients
+        Path missingTruststore = directory.resolve("missing-truststore.jks");
+        Path settings = Files.writeString(
+                directory.resolve("client.properties"),
+                "security.protocol=SSL\nssl.truststore.location=" + missingTruststore + "\n");
+
+        CliRun refused = kafka("send-event", "--kafka-config=" + settings);
+        CliRun unreadable = kafka("send-event", "--kafka-config=" + directory.resolve("no-such.properties"));
+
+        assertThat(refused.exitCode()).as(refused.toString()).isEqualTo(1);
+        assertThat(refused.err()).contains("--kafka-config " + settings).contains("missing-truststore.jks");
+        assertThat(unreadable.exitCode()).as(unreadable.toString()).isEqualTo(1);
+        assertThat(unreadable.err()).contains("cannot read --kafka-config").contains("no-such.properties");
+    }
+
     private String newChannel() {
         String channel = "CLI_" + UUID.randomUUID().toString().substring(0, 8).toUpperCase();
         CHANNELS.add(channel);
@@ -354,16 +386,19 @@ class OperatorCliIT {
                         .equals(limit));
     }
 
-    private static CliRun sendEvent(UUID entity, String channel, UUID dedupeId, long amount) {
-        CliRun run = kafka(
-                "send-event",
-                "--entity=" + entity,
-                "--channel=" + channel,
-                "--direction=OUT",
-                "--amount=" + amount,
-                "--dedupe-id=" + dedupeId,
-                "--transactions-topic=" + TOPICS.transactions(),
-                "--decisions-topic=" + TOPICS.decisions());
+    private static CliRun sendEvent(UUID entity, String channel, UUID dedupeId, long amount, String... more) {
+        CliRun run = kafka(concat(
+                new String[] {
+                    "send-event",
+                    "--entity=" + entity,
+                    "--channel=" + channel,
+                    "--direction=OUT",
+                    "--amount=" + amount,
+                    "--dedupe-id=" + dedupeId,
+                    "--transactions-topic=" + TOPICS.transactions(),
+                    "--decisions-topic=" + TOPICS.decisions()
+                },
+                more));
         assertThat(run.exitCode()).as(run.toString()).isZero();
         return run;
     }
