@@ -30,8 +30,8 @@ import org.junit.jupiter.api.Test;
  *   <li>throughput: with the service paused, the events are produced; then it resumes. Decisions per
  *       second is counted from the first decision appended to the last (the figure from the resume
  *       request on is reported too);
- *   <li>latency: events at a fixed rate of half that throughput; latency = decision appended
- *       (LogAppendTime) - event scheduled.
+ *   <li>latency: events at a fixed rate of half that throughput, after a settling stretch at that
+ *       rate that is not counted; latency = decision appended (LogAppendTime) - event scheduled.
  * </ol>
  * Between runs the buckets a run wrote are deleted, so every run starts from the same history.
  */
