@@ -37,6 +37,7 @@ final class KafkaOptions {
 
     @Option(
             names = "--kafka-config",
+            paramLabel = "FILE",
             defaultValue = "${env:RISK_CLI_KAFKA_CONFIG}",
             description = "Kafka client settings file (security.protocol, sasl.*, ssl.*: Java properties, like the"
                     + " --command-config of Kafka's own tools); the command's own settings win"
