@@ -120,7 +120,9 @@ class Archiver {
                 command.dryRun(),
                 cutoff,
                 stored.orElse(null),
-                position,
+                // without a window done the cursor is where it was: the start position alone (the oldest
+                // bucket, or the cutoff) was never stored
+                windows > 0 ? position : stored.orElse(null),
                 windows,
                 aggRows,
                 logRows,

@@ -109,6 +109,26 @@ class ArchiverIT {
         assertThat(aggHours()).containsExactly(-11L, -1L, 3L);
     }
 
+    /** cursor_to is the cursor when the run ended: none was stored, and nothing moved it. */
+    @Test
+    void withoutACursorAndNothingPastRetentionTheResultReportsNoCursor() {
+        db.update("DELETE FROM risk_archive_cursor");
+        db.update("DELETE FROM risk_hourly_agg WHERE bucket_ts < ?", cutoff);
+        db.update("DELETE FROM risk_request_log WHERE bucket_ts < ?", cutoff);
+        db.update("DELETE FROM risk_keyless_request_log WHERE bucket_ts < ?", cutoff);
+        insertRowsAt(3);
+
+        JsonNode result = run("\"window_minutes\": 180");
+
+        assertThat(result.get("status").stringValue()).isEqualTo("COMPLETED");
+        assertThat(result.get("windows").intValue()).isZero();
+        assertThat(result.get("cursor_from").isNull()).as(result.toString()).isTrue();
+        assertThat(result.get("cursor_to").isNull()).as(result.toString()).isTrue();
+        assertThat(db.queryForObject("SELECT count(*) FROM risk_archive_cursor", Integer.class))
+                .isZero();
+        assertThat(aggHours()).containsExactly(3L);
+    }
+
     @Test
     void maxWindowsStopsEarlyAsPartialAndTheNextCommandFinishes() {
         insertRowsAt(-11, -4);
