@@ -16,6 +16,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.jdbc.core.JdbcTemplate;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A dedupe_id seen before is answered with the decision stored for it, marked replayed, and
@@ -23,6 +24,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * the original back to back.
  */
 class RedeliveryIT {
+
+    private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
     private final JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
     private final String channel =
@@ -76,6 +79,51 @@ class RedeliveryIT {
                             entity))
                     .hasSize(6)
                     .containsOnly(1L);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(DeciderProperties.Mode.class)
+    void theAuditRowHoldsTheUsageAndLimitsOfTheMessage(DeciderProperties.Mode mode) {
+        // usage that differs per window: a bucket 3 days and one 20 days ago
+        db.update(
+                "INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count)"
+                        + " VALUES (?, ?, 'OUT', date_trunc('hour', now() AT TIME ZONE 'UTC') - interval '3 days', 500, 2),"
+                        + " (?, ?, 'OUT', date_trunc('hour', now() AT TIME ZONE 'UTC') - interval '20 days', 700, 1)",
+                entity,
+                channel,
+                entity,
+                channel);
+        db.update(
+                "INSERT INTO risk_limit (channel, direction, entity_id, window_name, max_amount, max_count)"
+                        + " VALUES (?, 'OUT', NULL, '24h', 10000, 10), (?, 'OUT', NULL, '30d', 90000, 90)",
+                channel,
+                channel);
+        RunningService.Topics topics = RunningService.Topics.unique();
+        byte[] event = event(100);
+
+        try (RunningService service = RunningService.start(topics, Map.of("risk.decider.mode", mode));
+                KafkaProducer<byte[], byte[]> producer = TestKafka.producer()) {
+            send(producer, topics, event);
+            DecisionMessage decided = decisions(topics, 1).get(0);
+            Map<String, Object> stored = db.queryForMap(
+                    "SELECT usage::text AS usage, limits::text AS limits FROM risk_request_log WHERE entity_id = ?",
+                    entity);
+
+            assertThat(decided.json().get("usage").toString())
+                    .isEqualTo("{\"24h\":{\"amount\":0,\"count\":0},\"7d\":{\"amount\":500,\"count\":2},"
+                            + "\"30d\":{\"amount\":1200,\"count\":3}}");
+            assertThat(decided.json().get("limits").get("24h").toString()).isEqualTo("{\"amount\":10000,\"count\":10}");
+            assertThat(decided.json().get("limits").get("30d").toString()).isEqualTo("{\"amount\":90000,\"count\":90}");
+            assertThat(MAPPER.readTree((String) stored.get("usage")))
+                    .isEqualTo(decided.json().get("usage"));
+            assertThat(MAPPER.readTree((String) stored.get("limits")))
+                    .isEqualTo(decided.json().get("limits"));
+
+            send(producer, topics, event);
+            DecisionMessage replayed = decisions(topics, 2).get(1);
+            assertThat(replayed.replayed()).isTrue();
+            assertThat(replayed.withoutReplayedFlag()).isEqualTo(decided.withoutReplayedFlag());
         }
     }
 
