@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
  * <ol>
  *   <li>throughput: with the service paused, the events are produced; then it resumes. Decisions per
  *       second is counted from the first decision appended to the last (the figure from the resume
- *       request on is reported too);
+ *       request on is reported too). Measured several times, in rounds that take every scenario and
+ *       mode in turn; the median counts;
  *   <li>latency: events at a fixed rate of half that throughput, after a settling stretch at that
  *       rate that is not counted; latency = decision appended (LogAppendTime) - event scheduled.
  * </ol>
@@ -70,10 +71,24 @@ class DecisionBenchmark {
                 runner.warmUp(service, warmupKeys, Math.max(1_000, options.events() / 5));
                 resetAfter(warmupKeys);
             }
+            // rounds of one throughput phase per scenario and mode, so that a machine that slows down for
+            // a while (a shared VM does) slows every scenario and mode alike rather than one of them
+            Map<Phases, List<RunResult.Throughput>> measured = new HashMap<>();
+            for (int round = 1; round <= options.throughputRepeats(); round++) {
+                for (Scenario scenario : scenarios) {
+                    BenchmarkKeys keys = keysByHistoryDays.get(scenario.historyDays());
+                    for (ServiceUnderTest service : services.all()) {
+                        measured.computeIfAbsent(new Phases(scenario, service.mode()), phases -> new ArrayList<>())
+                                .add(runner.throughputPhase(scenario, service, keys, options.events()));
+                        resetAfter(keys);
+                    }
+                }
+            }
             for (Scenario scenario : scenarios) {
                 BenchmarkKeys keys = keysByHistoryDays.get(scenario.historyDays());
                 for (ServiceUnderTest service : services.all()) {
-                    RunResult run = runner.run(scenario, service, keys, options.events());
+                    RunResult run = runner.latencyPhase(
+                            scenario, service, keys, measured.get(new Phases(scenario, service.mode())));
                     System.out.printf(
                             "Benchmark: %s %s: %.0f decisions/s; at %.0f events/s p50 %d ms, p99 %d ms,"
                                     + " p999 %d ms%n",
@@ -165,6 +180,9 @@ class DecisionBenchmark {
                 options.resultsFile(), options.chartFile(), seconds);
     }
 
+    /** The throughput phases of one mode in one scenario. */
+    private record Phases(Scenario scenario, String mode) {}
+
     /** The services of all modes, closed together. */
     private static final class ServicesUnderTest implements AutoCloseable {
 
@@ -193,19 +211,16 @@ class DecisionBenchmark {
             DecisionLog decisions,
             BenchmarkDatabase database) {
 
-        /** The two phases of one mode in one scenario, on the mode's running service. */
-        RunResult run(Scenario scenario, ServiceUnderTest service, BenchmarkKeys keys, int events) {
-            List<RunResult.Throughput> measured = new ArrayList<>();
-            EventStream stream = null;
-            for (int repeat = 0; repeat < options.throughputRepeats(); repeat++) {
-                if (repeat > 0) {
-                    database.resetRunBuckets(keys);
-                    database.settle();
-                }
-                // the same keys and amounts each time (the dedupe ids are new), after the same reset
-                stream = new EventStream(scenario, keys, options.seed());
-                measured.add(measureThroughput(scenario, service, stream, events));
-            }
+        /** One throughput phase: the scenario's event stream (new dedupe ids each time) decided as fast as it goes. */
+        RunResult.Throughput throughputPhase(
+                Scenario scenario, ServiceUnderTest service, BenchmarkKeys keys, int events) {
+            EventStream stream = new EventStream(scenario, keys, options.seed());
+            return measureThroughput(scenario, service, stream, events);
+        }
+
+        /** The latency phase of one mode in one scenario, at its share of the median throughput measured. */
+        RunResult latencyPhase(
+                Scenario scenario, ServiceUnderTest service, BenchmarkKeys keys, List<RunResult.Throughput> measured) {
             RunResult.Throughput throughput = median(measured);
             System.out.printf(
                     "Benchmark: %s %s: throughput phases %s decisions/s; the median counts%n",
@@ -214,6 +229,7 @@ class DecisionBenchmark {
                     measured.stream()
                             .map(each -> String.format("%.0f", each.decisionsPerSecond()))
                             .toList());
+            EventStream stream = new EventStream(scenario, keys, options.seed());
             double rate = options.latencyRate().orElse(throughput.decisionsPerSecond() * options.latencyLoadShare());
             Optional<RunResult.Latency> settling = settle(service, stream, rate);
             RunResult.Latency latency = latency(service, stream, rate, options.latencyDuration(), "latency phase");
