@@ -21,8 +21,12 @@ record BenchmarkReport(
     /** mode / baseline in one scenario: above 1 means more decisions per second. */
     record ModeRatio(String scenario, String mode, String baseline, double throughputRatio, double p99LatencyRatio) {}
 
-    /** Throughput with 30 days of history / with 1 day: about 1 means cost does not grow with history. */
-    record HistoryRatio(String mode, double throughputRatio) {}
+    /**
+     * With 30 days of history / with 1 day: throughput about 1, and CPU per decision about 1, mean cost
+     * does not grow with history. The CPU ratios (null where CPU could not be read) hold where a machine
+     * that runs slow for a while moves decisions per second.
+     */
+    record HistoryRatio(String mode, double throughputRatio, Double postgresCpuRatio, Double jvmCpuRatio) {}
 
     static BenchmarkReport of(
             Map<String, Object> environment, Map<String, Object> settings, List<String> modes, List<RunResult> runs) {
@@ -49,10 +53,15 @@ record BenchmarkReport(
             Optional<RunResult> deep = find(runs, Scenario.UNIFORM.name(), mode);
             Optional<RunResult> shallow = find(runs, Scenario.SHALLOW_HISTORY.name(), mode);
             if (deep.isPresent() && shallow.isPresent()) {
+                ProcessCpu.Cost deepCpu = deep.get().throughput().cpuPerThousandDecisions();
+                ProcessCpu.Cost shallowCpu = shallow.get().throughput().cpuPerThousandDecisions();
+                boolean cpuRead = deepCpu != null && shallowCpu != null;
                 historyRatios.add(new HistoryRatio(
                         mode,
                         deep.get().throughput().decisionsPerSecond()
-                                / shallow.get().throughput().decisionsPerSecond()));
+                                / shallow.get().throughput().decisionsPerSecond(),
+                        cpuRead ? deepCpu.postgresMillis() / shallowCpu.postgresMillis() : null,
+                        cpuRead ? deepCpu.jvmMillis() / shallowCpu.jvmMillis() : null));
             }
         }
         Double headline = modeRatios.stream()
@@ -66,7 +75,7 @@ record BenchmarkReport(
     String table() {
         StringBuilder text = new StringBuilder();
         text.append(String.format(
-                "%-12s %-10s %6s %8s %12s %12s %9s %7s %7s %7s %9s%n",
+                "%-12s %-10s %6s %8s %12s %12s %9s %7s %7s %7s %9s %11s%n",
                 "scenario",
                 "mode",
                 "keys",
@@ -77,10 +86,11 @@ record BenchmarkReport(
                 "p50 ms",
                 "p99 ms",
                 "p999 ms",
-                "approved"));
+                "approved",
+                "cpu ms/1k"));
         for (RunResult run : runs) {
             text.append(String.format(
-                    "%-12s %-10s %6d %7dh %12.0f %12.0f %9.0f %7d %7d %7d %8.1f%%%n",
+                    "%-12s %-10s %6d %7dh %12.0f %12.0f %9.0f %7d %7d %7d %8.1f%% %11s%n",
                     run.scenario(),
                     run.mode(),
                     run.keys(),
@@ -91,7 +101,8 @@ record BenchmarkReport(
                     run.latency().p50Millis(),
                     run.latency().p99Millis(),
                     run.latency().p999Millis(),
-                    100 * run.throughput().approvedShare()));
+                    100 * run.throughput().approvedShare(),
+                    cpuColumn(run.throughput().cpuPerThousandDecisions())));
         }
         for (ModeRatio ratio : modeRatios) {
             text.append(String.format(
@@ -104,8 +115,12 @@ record BenchmarkReport(
         }
         for (HistoryRatio ratio : historyRatios) {
             text.append(String.format(
-                    "%s: throughput with 30 days of history / with 1 day = %.2f%n",
-                    ratio.mode(), ratio.throughputRatio()));
+                    "%s: with 30 days of history / with 1 day: throughput %.2f, CPU per decision: PostgreSQL %s,"
+                            + " JVM %s%n",
+                    ratio.mode(),
+                    ratio.throughputRatio(),
+                    ratio.postgresCpuRatio() == null ? "-" : String.format("%.2f", ratio.postgresCpuRatio()),
+                    ratio.jvmCpuRatio() == null ? "-" : String.format("%.2f", ratio.jvmCpuRatio())));
         }
         if (headlineRatio != null) {
             text.append(String.format(
@@ -113,6 +128,11 @@ record BenchmarkReport(
                     modeRatios.get(0).mode(), headlineRatio, modeRatios.get(0).baseline()));
         }
         return text.toString();
+    }
+
+    /** "PostgreSQL + JVM" CPU milliseconds per 1,000 decisions. */
+    private static String cpuColumn(ProcessCpu.Cost cpu) {
+        return cpu == null ? "-" : String.format("%.0f + %.0f", cpu.postgresMillis(), cpu.jvmMillis());
     }
 
     static Map<String, Object> map(Object... keysAndValues) {

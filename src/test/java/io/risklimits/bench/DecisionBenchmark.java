@@ -11,9 +11,11 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
@@ -223,11 +225,19 @@ class DecisionBenchmark {
                 Scenario scenario, ServiceUnderTest service, BenchmarkKeys keys, List<RunResult.Throughput> measured) {
             RunResult.Throughput throughput = median(measured);
             System.out.printf(
-                    "Benchmark: %s %s: throughput phases %s decisions/s; the median counts%n",
+                    "Benchmark: %s %s: throughput phases %s decisions/s; the median counts; PostgreSQL CPU per"
+                            + " 1,000 decisions %s ms%n",
                     scenario.name(),
                     service.mode(),
                     measured.stream()
                             .map(each -> String.format("%.0f", each.decisionsPerSecond()))
+                            .toList(),
+                    measured.stream()
+                            .map(each -> each.cpuPerThousandDecisions() == null
+                                    ? "-"
+                                    : String.format(
+                                            "%.0f",
+                                            each.cpuPerThousandDecisions().postgresMillis()))
                             .toList());
             EventStream stream = new EventStream(scenario, keys, options.seed());
             double rate = options.latencyRate().orElse(throughput.decisionsPerSecond() * options.latencyLoadShare());
@@ -281,10 +291,30 @@ class DecisionBenchmark {
             return throughput;
         }
 
+        /** The phase of median decisions per second, with the median CPU per decision of all the phases. */
         private static RunResult.Throughput median(List<RunResult.Throughput> measured) {
-            List<RunResult.Throughput> sorted = measured.stream()
-                    .sorted(Comparator.comparingDouble(RunResult.Throughput::decisionsPerSecond))
+            RunResult.Throughput phase = middle(measured, RunResult.Throughput::decisionsPerSecond);
+            List<ProcessCpu.Cost> costs = measured.stream()
+                    .map(RunResult.Throughput::cpuPerThousandDecisions)
+                    .filter(Objects::nonNull)
                     .toList();
+            ProcessCpu.Cost cpu = costs.size() < measured.size()
+                    ? null
+                    : new ProcessCpu.Cost(
+                            middle(costs, ProcessCpu.Cost::postgresMillis).postgresMillis(),
+                            middle(costs, ProcessCpu.Cost::jvmMillis).jvmMillis());
+            return new RunResult.Throughput(
+                    phase.decisions(),
+                    phase.decisionsPerSecond(),
+                    phase.firstToLastMillis(),
+                    phase.fromResumeDecisionsPerSecond(),
+                    phase.approvedShare(),
+                    cpu);
+        }
+
+        private static <T> T middle(List<T> values, ToDoubleFunction<T> by) {
+            List<T> sorted =
+                    values.stream().sorted(Comparator.comparingDouble(by)).toList();
             return sorted.get(sorted.size() / 2);
         }
 
@@ -335,7 +365,7 @@ class DecisionBenchmark {
                 Set<String> produced,
                 long resumedMillis) {
             kafka.awaitRecords(service.topics().decisions(), start, produced.size(), options.phaseTimeout());
-            watch.printSince("throughput phase", service);
+            Optional<ProcessCpu.Cost> cpu = watch.printSince("throughput phase", service, produced.size());
             Collection<DecisionLog.Appended> decided =
                     decisions.read(start, produced, options.phaseTimeout()).values();
             long first = decided.stream()
@@ -353,7 +383,8 @@ class DecisionBenchmark {
                     (count - 1) * 1000.0 / Math.max(1, last - first),
                     last - first,
                     count * 1000.0 / Math.max(1, last - resumedMillis),
-                    approvedShare(decided));
+                    approvedShare(decided),
+                    cpu.orElse(null));
         }
 
         /** How steady the rate was: warm-up, pauses and stragglers show here, not in the average. */
@@ -389,7 +420,7 @@ class DecisionBenchmark {
             PhaseWatch watch = PhaseWatch.start(service);
             Map<String, Long> scheduled = driver.produceAtRate(topics.transactions(), stream, events, rate);
             kafka.awaitRecords(topics.decisions(), before, events, options.phaseTimeout());
-            watch.printSince(phase, service);
+            watch.printSince(phase, service, events);
             Map<String, DecisionLog.Appended> decided =
                     decisions.read(before, scheduled.keySet(), options.phaseTimeout());
             long[] millis = decided.entrySet().stream()

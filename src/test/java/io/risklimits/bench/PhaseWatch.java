@@ -6,13 +6,17 @@ import java.util.Optional;
  * What the machine, the JIT compiler and the decider did during one measured phase: read when the
  * phase starts, printed when it ends.
  */
-record PhaseWatch(Optional<MachineLoad> machine, Optional<JitActivity> jit, PollStages decider) {
+record PhaseWatch(
+        Optional<MachineLoad> machine, Optional<JitActivity> jit, Optional<ProcessCpu> cpu, PollStages decider) {
 
     static PhaseWatch start(ServiceUnderTest service) {
-        return new PhaseWatch(MachineLoad.now(), JitActivity.now(), service.pollStages());
+        return new PhaseWatch(MachineLoad.now(), JitActivity.now(), ProcessCpu.now(), service.pollStages());
     }
 
-    void printSince(String phase, ServiceUnderTest service) {
+    /** Prints what the phase cost; returns its CPU per 1,000 decisions, where that can be read. */
+    Optional<ProcessCpu.Cost> printSince(String phase, ServiceUnderTest service, long decisions) {
+        Optional<ProcessCpu.Cost> cost =
+                cpu.flatMap(earlier -> ProcessCpu.now().map(later -> later.perThousandSince(earlier, decisions)));
         machine.ifPresent(earlier -> MachineLoad.now()
                 .ifPresent(later -> System.out.println(
                         "Benchmark: machine during the " + phase + ": " + later.sharesSince(earlier))));
@@ -21,5 +25,7 @@ record PhaseWatch(Optional<MachineLoad> machine, Optional<JitActivity> jit, Poll
                         "Benchmark: JIT compiling during the %s: %.2f cores%n", phase, later.coresSince(earlier))));
         System.out.println("Benchmark: decider during the " + phase + ": "
                 + service.pollStages().since(decider));
+        cost.ifPresent(each -> System.out.println("Benchmark: CPU per 1,000 decisions in the " + phase + ": " + each));
+        return cost;
     }
 }

@@ -23,13 +23,16 @@ record RunResult(
      * @param firstToLastMillis append time of the last decision minus that of the first
      * @param fromResumeDecisionsPerSecond the same from the moment the service was asked to resume
      * @param approvedShare share of the decisions that were approvals
+     * @param cpuPerThousandDecisions CPU time of PostgreSQL and of the benchmark's JVM per 1,000 decisions
+     *     (null where it cannot be read); of several phases, the median of each
      */
     record Throughput(
             int decisions,
             double decisionsPerSecond,
             long firstToLastMillis,
             double fromResumeDecisionsPerSecond,
-            double approvedShare) {}
+            double approvedShare,
+            ProcessCpu.Cost cpuPerThousandDecisions) {}
 
     /**
      * Events produced at a fixed rate; latency = decision appended - event scheduled.

@@ -1,0 +1,77 @@
+package io.risklimits.bench;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * CPU time used by the PostgreSQL server and by this JVM (service, broker and load driver) between two
+ * moments, per decision: on a shared machine that runs slow for a while, the seconds a phase takes
+ * stretch, the CPU time each decision needs much less, so this is the figure that says whether a cost
+ * grows (with history, say) when decisions per second drift.
+ *
+ * <p>PostgreSQL's share is read from /proc/PID/stat of every process named {@code postgres} (the
+ * benchmark's server is the only one): user and system time, and the time of children reaped, which
+ * the postmaster keeps for backends and workers that have exited. Linux only.
+ */
+record ProcessCpu(long postgresTicks, long jvmNanos) {
+
+    // USER_HZ: the unit of /proc's CPU times, 100 on every Linux architecture the JVM runs on
+    private static final double MILLIS_PER_TICK = 10;
+
+    static Optional<ProcessCpu> now() {
+        if (!(ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os)) {
+            return Optional.empty();
+        }
+        try (Stream<Path> processes = Files.list(Path.of("/proc"))) {
+            long ticks = processes
+                    .filter(path -> path.getFileName().toString().chars().allMatch(Character::isDigit))
+                    .mapToLong(ProcessCpu::postgresTicksOf)
+                    .sum();
+            return Optional.of(new ProcessCpu(ticks, os.getProcessCpuTime()));
+        } catch (IOException | RuntimeException unavailable) {
+            return Optional.empty();
+        }
+    }
+
+    /** utime + stime + cutime + cstime of a postgres process, 0 for any other or one gone meanwhile. */
+    private static long postgresTicksOf(Path process) {
+        try {
+            String stat = Files.readString(process.resolve("stat"));
+            // pid (comm) state ppid ...: comm may hold spaces, the fields after its ')' do not
+            int commEnd = stat.lastIndexOf(')');
+            if (!stat.substring(stat.indexOf('(') + 1, commEnd).equals("postgres")) {
+                return 0;
+            }
+            String[] fields = stat.substring(commEnd + 2).split(" ");
+            // fields[0] is stat's field 3 (state); utime, stime, cutime, cstime are fields 14 to 17
+            return Long.parseLong(fields[11])
+                    + Long.parseLong(fields[12])
+                    + Long.parseLong(fields[13])
+                    + Long.parseLong(fields[14]);
+        } catch (IOException | RuntimeException gone) {
+            return 0;
+        }
+    }
+
+    /** Milliseconds of CPU per 1,000 decisions since that earlier reading. */
+    Cost perThousandSince(ProcessCpu earlier, long decisions) {
+        double thousands = Math.max(1, decisions) / 1000.0;
+        return new Cost(
+                (postgresTicks - earlier.postgresTicks) * MILLIS_PER_TICK / thousands,
+                (jvmNanos - earlier.jvmNanos) / 1e6 / thousands);
+    }
+
+    /** CPU milliseconds per 1,000 decisions. */
+    record Cost(double postgresMillis, double jvmMillis) {
+
+        @Override
+        public String toString() {
+            return String.format(
+                    "PostgreSQL %.0f ms, this JVM (service, broker, load driver) %.0f ms", postgresMillis, jvmMillis);
+        }
+    }
+}
