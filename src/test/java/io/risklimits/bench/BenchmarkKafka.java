@@ -34,13 +34,15 @@ final class BenchmarkKafka implements AutoCloseable {
     }
 
     /**
-     * Decisions get LogAppendTime, so a decision's timestamp is when the broker appended it: the
-     * end point of "event appended -> decision appended", including the service's linger and send.
+     * Events and decisions get LogAppendTime, so each record's timestamp is when the broker appended
+     * it: the two ends of "event appended -> decision appended", the service's linger and send
+     * included. (The load driver keeps each event's scheduled time itself.)
      */
     void createTopics(RunningService.Topics topics) {
-        NewTopic transactions = new NewTopic(topics.transactions(), partitions, (short) 1);
-        NewTopic decisions = new NewTopic(topics.decisions(), partitions, (short) 1)
-                .configs(Map.of(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, TimestampType.LOG_APPEND_TIME.name));
+        Map<String, String> appendTime =
+                Map.of(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, TimestampType.LOG_APPEND_TIME.name);
+        NewTopic transactions = new NewTopic(topics.transactions(), partitions, (short) 1).configs(appendTime);
+        NewTopic decisions = new NewTopic(topics.decisions(), partitions, (short) 1).configs(appendTime);
         get(admin.createTopics(List.of(transactions, decisions)).all());
         TestKafka.awaitLeaders(List.of(topics.transactions(), topics.decisions()));
     }

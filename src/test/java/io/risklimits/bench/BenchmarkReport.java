@@ -75,7 +75,7 @@ record BenchmarkReport(
     String table() {
         StringBuilder text = new StringBuilder();
         text.append(String.format(
-                "%-12s %-10s %6s %8s %12s %12s %9s %7s %7s %7s %9s %11s%n",
+                "%-12s %-10s %6s %8s %12s %12s %9s %7s %7s %7s %9s %9s %11s%n",
                 "scenario",
                 "mode",
                 "keys",
@@ -86,11 +86,12 @@ record BenchmarkReport(
                 "p50 ms",
                 "p99 ms",
                 "p999 ms",
+                "p99 sched",
                 "approved",
                 "cpu ms/1k"));
         for (RunResult run : runs) {
             text.append(String.format(
-                    "%-12s %-10s %6d %7dh %12.0f %12.0f %9.0f %7d %7d %7d %8.1f%% %11s%n",
+                    "%-12s %-10s %6d %7dh %12.0f %12.0f %9.0f %7d %7d %7d %9d %8.1f%% %11s%n",
                     run.scenario(),
                     run.mode(),
                     run.keys(),
@@ -101,6 +102,7 @@ record BenchmarkReport(
                     run.latency().p50Millis(),
                     run.latency().p99Millis(),
                     run.latency().p999Millis(),
+                    run.latency().fromEventScheduled().p99Millis(),
                     100 * run.throughput().approvedShare(),
                     cpuColumn(run.throughput().cpuPerThousandDecisions())));
         }

@@ -10,10 +10,9 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Reads the decisions of a phase back from the decisions topic, once the phase is over. */
+/** Reads the decisions and events of a phase back from their topics, once the phase is over. */
 final class DecisionLog {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -32,8 +31,34 @@ final class DecisionLog {
      * A re-published decision (replayed, after a rebalance) keeps the time of the first.
      */
     Map<String, Appended> read(Map<TopicPartition, Long> from, Set<String> wanted, Duration timeout) {
+        Map<String, Appended> decisions = new HashMap<>(wanted.size() * 2);
+        firstOfEach(from, wanted, timeout)
+                .forEach((dedupeId, record) -> decisions.put(
+                        dedupeId,
+                        new Appended(
+                                record.timestamp(),
+                                "APPROVED"
+                                        .equals(JSON.readTree(record.value())
+                                                .get("decision")
+                                                .stringValue()))));
+        return decisions;
+    }
+
+    /**
+     * When the broker appended each wanted event (the transactions topic has LogAppendTime), reading
+     * from the given offsets on: where "event appended -> decision appended" starts.
+     */
+    Map<String, Long> eventsAppended(Map<TopicPartition, Long> from, Set<String> wanted, Duration timeout) {
+        Map<String, Long> appended = new HashMap<>(wanted.size() * 2);
+        firstOfEach(from, wanted, timeout).forEach((dedupeId, record) -> appended.put(dedupeId, record.timestamp()));
+        return appended;
+    }
+
+    /** Per wanted dedupe_id, its record with the earliest timestamp, once every one has been read. */
+    private Map<String, ConsumerRecord<byte[], byte[]>> firstOfEach(
+            Map<TopicPartition, Long> from, Set<String> wanted, Duration timeout) {
         int expected = wanted.size();
-        Map<String, Appended> decisions = new HashMap<>(expected * 2);
+        Map<String, ConsumerRecord<byte[], byte[]>> first = new HashMap<>(expected * 2);
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
                 bootstrapServers,
@@ -50,25 +75,23 @@ final class DecisionLog {
             consumer.assign(from.keySet());
             from.forEach(consumer::seek);
             long deadline = System.nanoTime() + timeout.toNanos();
-            while (decisions.size() < expected) {
+            while (first.size() < expected) {
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("Read " + decisions.size() + " of " + expected + " decisions");
+                    throw new IllegalStateException("Read " + first.size() + " of " + expected + " records");
                 }
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-                    JsonNode decision = JSON.readTree(record.value());
-                    String dedupeId = decision.get("dedupe_id").stringValue();
+                    String dedupeId =
+                            JSON.readTree(record.value()).get("dedupe_id").stringValue();
                     if (!wanted.contains(dedupeId)) {
                         continue; // a late replay of an earlier phase
                     }
-                    decisions.merge(
+                    first.merge(
                             dedupeId,
-                            new Appended(
-                                    record.timestamp(),
-                                    "APPROVED".equals(decision.get("decision").stringValue())),
-                            (first, later) -> first.appendedMillis() <= later.appendedMillis() ? first : later);
+                            record,
+                            (earlier, later) -> earlier.timestamp() <= later.timestamp() ? earlier : later);
                 }
             }
         }
-        return decisions;
+        return first;
     }
 }

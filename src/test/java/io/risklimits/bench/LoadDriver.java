@@ -48,9 +48,9 @@ final class LoadDriver implements AutoCloseable {
     /**
      * Sends count events on a fixed schedule (open loop), waking once a millisecond to send the
      * events that are due: waking once per event would spend a core of this two-core machine on
-     * the load generator. Each record's timestamp is its scheduled time, not the time it was
-     * actually sent: if the sender falls behind, the delay counts as latency instead of being
-     * hidden (coordinated omission). Returns dedupe id -> scheduled millis.
+     * the load generator. Returns dedupe id -> scheduled millis, not the time each was actually
+     * sent: measured from it, a sender that falls behind shows as latency instead of being hidden
+     * (coordinated omission).
      */
     Map<String, Long> produceAtRate(String topic, EventStream stream, int count, double eventsPerSecond) {
         Map<String, Long> scheduledMillis = new HashMap<>(count * 2);

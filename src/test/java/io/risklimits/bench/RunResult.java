@@ -35,16 +35,43 @@ record RunResult(
             ProcessCpu.Cost cpuPerThousandDecisions) {}
 
     /**
-     * Events produced at a fixed rate; latency = decision appended - event scheduled.
+     * Events produced at a fixed rate.
      *
      * @param targetEventsPerSecond the fixed rate: a share (default half) of this run's throughput
+     * @param fromEventAppended decision appended - event appended, both broker append times: the
+     *     issue's "event appended -> decision appended", what the service adds
+     * @param fromEventScheduled decision appended - event scheduled: also the load driver's send, and
+     *     any time it fell behind its schedule (the stricter figure)
      */
     record Latency(
             double targetEventsPerSecond,
             int events,
-            long p50Millis,
-            long p99Millis,
-            long p999Millis,
-            long maxMillis,
-            double approvedShare) {}
+            Percentiles fromEventAppended,
+            Percentiles fromEventScheduled,
+            double approvedShare) {
+
+        long p50Millis() {
+            return fromEventAppended.p50Millis();
+        }
+
+        long p99Millis() {
+            return fromEventAppended.p99Millis();
+        }
+
+        long p999Millis() {
+            return fromEventAppended.p999Millis();
+        }
+    }
+
+    record Percentiles(long p50Millis, long p99Millis, long p999Millis, long maxMillis) {
+
+        static Percentiles of(long[] millis) {
+            Latencies latencies = new Latencies(millis);
+            return new Percentiles(
+                    latencies.percentileMillis(0.50),
+                    latencies.percentileMillis(0.99),
+                    latencies.percentileMillis(0.999),
+                    latencies.maxMillis());
+        }
+    }
 }

@@ -120,8 +120,8 @@ final class SvgChart {
                 "middle",
                 10,
                 "normal",
-                "throughput: events produced while paused, first decision to last; latency: event scheduled"
-                        + " -> decision appended to Kafka, open loop");
+                "throughput: events produced while paused, first decision to last; latency: event appended"
+                        + " -> decision appended to Kafka, open loop (from scheduled in the JSON)");
     }
 
     private RunResult find(String scenario, String mode) {
