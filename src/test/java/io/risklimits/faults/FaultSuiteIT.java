@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.springframework.util.FileSystemUtils;
 
 /**
  * The fault suite: the service as its own processes (java -jar), killed, frozen and cut off from
@@ -33,6 +34,8 @@ class FaultSuiteIT {
                     .as("worker logs in " + home.resolve("logs") + "\n" + FaultSuiteRunner.table(results))
                     .allMatch(FaultSuiteRunner.ScenarioResult::passed);
         }
+        // kept only when a scenario failed, for the worker logs the assertion points to
+        FileSystemUtils.deleteRecursively(home);
     }
 
     private static List<FaultScenario> selected(String names) {

@@ -4,9 +4,11 @@ import io.risklimits.local.LocalKafkaBroker;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.springframework.util.FileSystemUtils;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.kafka.KafkaContainer;
 import org.testcontainers.postgresql.PostgreSQLContainer;
@@ -87,9 +89,14 @@ public final class TestInfrastructure {
                     .setServerConfig(
                             "pg_stat_statements.track_planning", Boolean.getBoolean("bench.statements") ? "on" : "off")
                     .start();
-            LocalKafkaBroker kafka =
-                    LocalKafkaBroker.start(freePort(), freePort(), Files.createTempDirectory("risk-limits-kafka"), 12);
-            Runtime.getRuntime().addShutdownHook(new Thread(kafka::stop));
+            Path kafkaLogs = Files.createTempDirectory("risk-limits-kafka");
+            LocalKafkaBroker kafka = LocalKafkaBroker.start(freePort(), freePort(), kafkaLogs, 12);
+            // a test run's topics hold up to two gigabytes (the benchmark's): gone with the JVM, or
+            // repeated runs fill the disk
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                kafka.stop();
+                deleteQuietly(kafkaLogs);
+            }));
             return new TestInfrastructure(
                     postgres.getJdbcUrl("postgres", "postgres"),
                     "postgres",
@@ -98,6 +105,14 @@ public final class TestInfrastructure {
                     "embedded PostgreSQL and in-process KRaft Kafka (no Docker engine)");
         } catch (Exception e) {
             throw new IllegalStateException("Could not start the embedded PostgreSQL and Kafka", e);
+        }
+    }
+
+    private static void deleteQuietly(Path directory) {
+        try {
+            FileSystemUtils.deleteRecursively(directory);
+        } catch (IOException e) {
+            System.err.println("Could not delete " + directory + ": " + e);
         }
     }
 
