@@ -302,7 +302,6 @@ class DecisionBenchmark {
 
         /** The phase of median decisions per second, with the median CPU per decision of all the phases. */
         private static RunResult.Throughput median(List<RunResult.Throughput> measured) {
-            RunResult.Throughput phase = middle(measured, RunResult.Throughput::decisionsPerSecond);
             List<ProcessCpu.Cost> costs = measured.stream()
                     .map(RunResult.Throughput::cpuPerThousandDecisions)
                     .filter(Objects::nonNull)
@@ -312,13 +311,7 @@ class DecisionBenchmark {
                     : new ProcessCpu.Cost(
                             middle(costs, ProcessCpu.Cost::postgresMillis).postgresMillis(),
                             middle(costs, ProcessCpu.Cost::jvmMillis).jvmMillis());
-            return new RunResult.Throughput(
-                    phase.decisions(),
-                    phase.decisionsPerSecond(),
-                    phase.firstToLastMillis(),
-                    phase.fromResumeDecisionsPerSecond(),
-                    phase.approvedShare(),
-                    cpu);
+            return middle(measured, RunResult.Throughput::decisionsPerSecond).withCpu(cpu);
         }
 
         private static <T> T middle(List<T> values, ToDoubleFunction<T> by) {

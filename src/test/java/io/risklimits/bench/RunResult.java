@@ -32,7 +32,13 @@ record RunResult(
             long firstToLastMillis,
             double fromResumeDecisionsPerSecond,
             double approvedShare,
-            ProcessCpu.Cost cpuPerThousandDecisions) {}
+            ProcessCpu.Cost cpuPerThousandDecisions) {
+
+        Throughput withCpu(ProcessCpu.Cost cpu) {
+            return new Throughput(
+                    decisions, decisionsPerSecond, firstToLastMillis, fromResumeDecisionsPerSecond, approvedShare, cpu);
+        }
+    }
 
     /**
      * Events produced at a fixed rate.
