@@ -1,5 +1,7 @@
 package io.risklimits.decision;
 
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
@@ -11,7 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
-import org.springframework.jdbc.core.simple.JdbcClient;
+import java.util.function.Supplier;
+import org.springframework.jdbc.core.JdbcOperations;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -26,13 +29,18 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Service
 public class BatchDecisionStore {
 
-    // checks READ COMMITTED, locks the keys in one order and returns the database clock (V8)
+    // checks READ COMMITTED, locks the keys in one order and returns the database clock (V8); the
+    // statement started when the server received it, so the difference is the wait for the locks
     private static final String BEGIN_BATCH_DECISION = """
-            SELECT risk_begin_batch_decision(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]),
-                                             CAST(:directions AS text[]))
+            SELECT decided_at, extract(epoch FROM decided_at - statement_timestamp()) AS lock_wait_seconds
+            FROM risk_begin_batch_decision(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]),
+                                           CAST(:directions AS text[])) AS decided_at
             """;
 
-    private final JdbcClient jdbc;
+    private record Begun(Instant decidedAt, Duration lockWait) {}
+
+    private final JdbcOperations jdbc;
+    private final Clock clock;
     private final TransactionTemplate readCommitted;
     private final RequestLogRepository requestLog;
     private final RunningUsageRepository runningUsage;
@@ -41,7 +49,8 @@ public class BatchDecisionStore {
     private final CrashPoints crashPoints;
 
     BatchDecisionStore(
-            JdbcClient jdbc,
+            JdbcOperations jdbc,
+            Clock clock,
             PlatformTransactionManager transactionManager,
             RequestLogRepository requestLog,
             RunningUsageRepository runningUsage,
@@ -49,6 +58,7 @@ public class BatchDecisionStore {
             DeciderMetrics metrics,
             CrashPoints crashPoints) {
         this.jdbc = jdbc;
+        this.clock = clock;
         // the session's READ COMMITTED (spring.datasource.hikari.transaction-isolation), checked by
         // the database in the first statement: setting it here would cost a round trip per batch
         this.readCommitted = new TransactionTemplate(transactionManager);
@@ -70,10 +80,27 @@ public class BatchDecisionStore {
         return metrics.timeTransaction(() -> readCommitted.execute(status -> {
             Set<BusinessKey> keys = new LinkedHashSet<>();
             events.forEach(event -> keys.add(event.businessKey()));
-            Instant decidedAt = metrics.timeLocking(() -> begin(keys));
-            Map<RequestId, Decision> known = new HashMap<>(requestLog.findAll(events));
+            // the locks and both reads in one round trip; the reads need the hour bucket before the
+            // database clock gives it, so they take this machine's and are repeated in the rare batch
+            // whose bucket turns out to be another (the hour turned in between, or the clocks differ)
+            Instant expectedBucket = clock.instant().truncatedTo(ChronoUnit.HOURS);
+            RoundTrip reads = new RoundTrip(jdbc);
+            Supplier<Begun> begun =
+                    reads.query(BEGIN_BATCH_DECISION, KeyArrays.of(keys).parameters(), rs -> {
+                        rs.next();
+                        return new Begun(
+                                rs.getObject("decided_at", OffsetDateTime.class).toInstant(),
+                                Duration.ofNanos(Math.round(rs.getDouble("lock_wait_seconds") * 1e9)));
+                    });
+            Supplier<Map<RequestId, Decision>> stored = requestLog.findAll(events, reads);
+            Supplier<UsageReading> expectedReading = runningUsage.usageUpTo(keys, expectedBucket, reads);
+            reads.run();
+            Instant decidedAt = begun.get().decidedAt();
+            metrics.lockWaited(begun.get().lockWait());
             Instant bucket = decidedAt.truncatedTo(ChronoUnit.HOURS);
-            UsageReading reading = runningUsage.usageUpTo(keys, bucket);
+            UsageReading reading =
+                    bucket.equals(expectedBucket) ? expectedReading.get() : runningUsage.usageUpTo(keys, bucket);
+            Map<RequestId, Decision> known = new HashMap<>(stored.get());
             Map<BusinessKey, Usage> usage = new HashMap<>(reading.usage());
 
             List<Decision> answers = new ArrayList<>(events.size());
@@ -98,20 +125,13 @@ public class BatchDecisionStore {
                 made.add(decision);
                 answers.add(decision);
             }
-            hourlyUsage.addToBuckets(approved, bucket, reading.latestBuckets());
-            requestLog.insertAllLimitChecked(made, bucket, decidedAt);
+            RoundTrip writes = new RoundTrip(jdbc);
+            hourlyUsage.addToBuckets(approved, bucket, reading.latestBuckets(), writes);
+            requestLog.insertAllLimitChecked(made, bucket, decidedAt, writes);
+            writes.run();
             metrics.batchDecided(events.size());
             crashPoints.reached(CrashPoints.Point.BEFORE_COMMIT);
             return answers;
         }));
-    }
-
-    /** Locks the keys; returns the database clock read after the locks. */
-    private Instant begin(Set<BusinessKey> keys) {
-        return KeyArrays.of(keys)
-                .bindTo(jdbc.sql(BEGIN_BATCH_DECISION))
-                .query(OffsetDateTime.class)
-                .single()
-                .toInstant();
     }
 }

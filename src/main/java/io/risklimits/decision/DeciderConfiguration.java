@@ -9,8 +9,13 @@ import org.springframework.context.annotation.Configuration;
 class DeciderConfiguration {
 
     @Bean
-    TransactionEventReader transactionEventReader(RiskProperties properties) {
-        return new TransactionEventReader(properties.currency(), properties.maxClockSkew(), Clock.systemUTC());
+    Clock deciderClock() {
+        return Clock.systemUTC();
+    }
+
+    @Bean
+    TransactionEventReader transactionEventReader(RiskProperties properties, Clock clock) {
+        return new TransactionEventReader(properties.currency(), properties.maxClockSkew(), clock);
     }
 
     @Bean

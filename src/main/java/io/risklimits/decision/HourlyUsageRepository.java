@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -148,11 +149,16 @@ class HourlyUsageRepository {
     }
 
     /**
-     * Adds each key's approved total to its bucket, one row per key, with the running totals, given
-     * each key's latest bucket as read under its lock in this transaction. Only inside a transaction
-     * begun by risk_begin_batch_decision, in which the triggers stand aside.
+     * Adds to the round trip the statements that add each key's approved total to its bucket, one row
+     * per key, with the running totals, given each key's latest bucket as read under its lock in this
+     * transaction. Only inside a transaction begun by risk_begin_batch_decision, in which the triggers
+     * stand aside.
      */
-    void addToBuckets(Map<BusinessKey, Tally> approved, Instant bucket, Map<BusinessKey, LatestBucket> latestBuckets) {
+    void addToBuckets(
+            Map<BusinessKey, Tally> approved,
+            Instant bucket,
+            Map<BusinessKey, LatestBucket> latestBuckets,
+            RoundTrip trip) {
         if (approved.isEmpty()) {
             return;
         }
@@ -163,36 +169,40 @@ class HourlyUsageRepository {
                 .map(latestBuckets::get)
                 .anyMatch(latest -> latest != null && latest.bucketTs().isAfter(bucket));
         if (laterBucketsExist) {
-            jdbc.sql(RUNNING_TOTALS_WRITTEN_BY_STATEMENT).query(rs -> {});
-            added(ADD_TO_BUCKETS, approved, bucket).update();
+            trip.execute(RUNNING_TOTALS_WRITTEN_BY_STATEMENT, new MapSqlParameterSource());
+            trip.execute(ADD_TO_BUCKETS, added(approved, bucket));
         } else {
             List<LatestBucket> after = new ArrayList<>(approved.size());
             approved.forEach((key, tally) ->
                     after.add(latestBuckets.getOrDefault(key, NO_BUCKET).followedBy(bucket, tally)));
-            added(ADD_TO_LATEST_BUCKETS, approved, bucket)
-                    .param(
-                            "runningAmounts",
-                            after.stream()
-                                    .map(totals -> totals.runningAmount().toPlainString())
-                                    .toArray(String[]::new))
-                    .param(
-                            "runningCounts",
-                            after.stream().map(LatestBucket::runningCount).toArray(Long[]::new))
-                    .update();
+            trip.execute(
+                    ADD_TO_LATEST_BUCKETS,
+                    added(approved, bucket)
+                            .addValue(
+                                    "runningAmounts",
+                                    after.stream()
+                                            .map(totals ->
+                                                    totals.runningAmount().toPlainString())
+                                            .toArray(String[]::new))
+                            .addValue(
+                                    "runningCounts",
+                                    after.stream()
+                                            .map(LatestBucket::runningCount)
+                                            .toArray(Long[]::new)));
         }
     }
 
-    /** The statement with each key's added tally and the bucket bound. */
-    private JdbcClient.StatementSpec added(String sql, Map<BusinessKey, Tally> approved, Instant bucket) {
+    /** Each key's added tally and the bucket, as parameters. */
+    private static MapSqlParameterSource added(Map<BusinessKey, Tally> approved, Instant bucket) {
         Long[] amounts = approved.values().stream().map(Tally::amount).toArray(Long[]::new);
         Integer[] counts = approved.values().stream()
                 .map(tally -> Math.toIntExact(tally.count()))
                 .toArray(Integer[]::new);
         return KeyArrays.of(approved.keySet())
-                .bindTo(jdbc.sql(sql))
-                .param("amounts", amounts)
-                .param("counts", counts)
-                .param("bucket", utcTimestamp(bucket));
+                .parameters()
+                .addValue("amounts", amounts)
+                .addValue("counts", counts)
+                .addValue("bucket", utcTimestamp(bucket));
     }
 
     static Instant windowStart(Instant bucket, Window window) {

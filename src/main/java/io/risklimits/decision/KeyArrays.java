@@ -2,6 +2,7 @@ package io.risklimits.decision;
 
 import java.util.Collection;
 import java.util.UUID;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /** Business keys as the three parallel arrays that the set-based statements unnest. */
@@ -27,5 +28,13 @@ record KeyArrays(UUID[] entityIds, String[] channels, String[] directions) {
                 .param("entityIds", entityIds)
                 .param("channels", channels)
                 .param("directions", directions);
+    }
+
+    /** The three arrays as :entityIds, :channels and :directions, for a {@link RoundTrip}. */
+    MapSqlParameterSource parameters() {
+        return new MapSqlParameterSource()
+                .addValue("entityIds", entityIds)
+                .addValue("channels", channels)
+                .addValue("directions", directions);
     }
 }

@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Supplier;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -101,70 +103,81 @@ class RequestLogRepository {
                 .optional();
     }
 
-    /** The decisions already stored for these events, by business key and dedupe_id. */
-    Map<RequestId, Decision> findAll(List<TransactionEvent> events) {
-        KeyArrays keys =
-                KeyArrays.of(events.stream().map(TransactionEvent::businessKey).toList());
-        UUID[] dedupeIds = events.stream().map(TransactionEvent::dedupeId).toArray(UUID[]::new);
-        Map<RequestId, Decision> stored = new HashMap<>();
-        keys.bindTo(jdbc.sql(SELECT_DECISIONS))
-                .param("dedupeIds", dedupeIds)
-                .query(RequestLogRepository::storedDecision)
-                .list()
-                .forEach(decision -> stored.put(RequestId.of(decision), decision));
-        return stored;
+    /**
+     * Adds the read of the decisions already stored for these events to the round trip; the answer,
+     * by business key and dedupe_id, once it has run.
+     */
+    Supplier<Map<RequestId, Decision>> findAll(List<TransactionEvent> events, RoundTrip trip) {
+        MapSqlParameterSource parameters = KeyArrays.of(
+                        events.stream().map(TransactionEvent::businessKey).toList())
+                .parameters()
+                .addValue(
+                        "dedupeIds",
+                        events.stream().map(TransactionEvent::dedupeId).toArray(UUID[]::new));
+        return trip.query(SELECT_DECISIONS, parameters, rs -> {
+            Map<RequestId, Decision> stored = new HashMap<>();
+            while (rs.next()) {
+                Decision decision = storedDecision(rs, rs.getRow());
+                stored.put(RequestId.of(decision), decision);
+            }
+            return stored;
+        });
     }
 
-    /** Inserts APPROVED and REJECTED decisions made together: one bucket and one decision time. */
-    void insertAllLimitChecked(List<Decision> decisions, Instant bucket, Instant decidedAt) {
+    /**
+     * Adds the insert of APPROVED and REJECTED decisions made together (one bucket and one decision
+     * time) to the round trip.
+     */
+    void insertAllLimitChecked(List<Decision> decisions, Instant bucket, Instant decidedAt, RoundTrip trip) {
         if (decisions.isEmpty()) {
             return;
         }
-        KeyArrays keys = KeyArrays.of(decisions.stream()
-                .map(decision -> decision.fields().businessKey().orElseThrow())
-                .toList());
-        keys.bindTo(jdbc.sql(INSERT_LIMIT_CHECKED_DECISIONS))
-                .param("dedupeIds", decisions.stream().map(Decision::dedupeId).toArray(UUID[]::new))
-                .param(
+        MapSqlParameterSource parameters = KeyArrays.of(decisions.stream()
+                        .map(decision -> decision.fields().businessKey().orElseThrow())
+                        .toList())
+                .parameters()
+                .addValue(
+                        "dedupeIds", decisions.stream().map(Decision::dedupeId).toArray(UUID[]::new))
+                .addValue(
                         "decisions",
                         decisions.stream()
                                 .map(decision -> decision.verdict().name())
                                 .toArray(String[]::new))
-                .param(
+                .addValue(
                         "reasons",
                         decisions.stream()
                                 .map(decision -> decision.reason() == null
                                         ? null
                                         : decision.reason().name())
                                 .toArray(String[]::new))
-                .param(
+                .addValue(
                         "amounts",
                         decisions.stream()
                                 .map(decision -> decision.fields().amount())
                                 .toArray(Long[]::new))
-                .param(
+                .addValue(
                         "currencies",
                         decisions.stream()
                                 .map(decision -> decision.fields().currency())
                                 .toArray(String[]::new))
-                .param(
+                .addValue(
                         "occurredAts",
                         decisions.stream()
                                 .map(decision -> decision.fields().occurredAt().toString())
                                 .toArray(String[]::new))
-                .param(
+                .addValue(
                         "usages",
                         decisions.stream()
                                 .map(decision -> DecisionJson.usage(decision.usage()))
                                 .toArray(String[]::new))
-                .param(
+                .addValue(
                         "limits",
                         decisions.stream()
                                 .map(decision -> DecisionJson.limits(decision.limits()))
                                 .toArray(String[]::new))
-                .param("bucket", utcTimestamp(bucket))
-                .param("decidedAt", timestamptz(decidedAt))
-                .update();
+                .addValue("bucket", utcTimestamp(bucket))
+                .addValue("decidedAt", timestamptz(decidedAt));
+        trip.execute(INSERT_LIMIT_CHECKED_DECISIONS, parameters);
     }
 
     void insert(BusinessKey key, Decision decision) {

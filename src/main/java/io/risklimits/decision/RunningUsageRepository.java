@@ -7,12 +7,16 @@ import static io.risklimits.decision.SqlTime.utcTimestamp;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.springframework.jdbc.core.simple.JdbcClient;
+import java.util.function.Supplier;
+import org.springframework.jdbc.core.JdbcOperations;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.stereotype.Repository;
 
 /**
@@ -83,11 +87,15 @@ class RunningUsageRepository {
                                LIMIT 1) AS since_30d ON true
             """;
 
-    private final JdbcClient jdbc;
+    // a key's row: its latest bucket (null without buckets), and its window starts as read (null when
+    // remembered)
+    private record KeyRow(BusinessKey key, LatestBucket latest, WindowStarts starts, boolean bucketIn24h) {}
+
+    private final JdbcOperations jdbc;
     private final WindowStartsCache windowStarts;
     private final DeciderMetrics metrics;
 
-    RunningUsageRepository(JdbcClient jdbc, WindowStartsCache windowStarts, DeciderMetrics metrics) {
+    RunningUsageRepository(JdbcOperations jdbc, WindowStartsCache windowStarts, DeciderMetrics metrics) {
         this.jdbc = jdbc;
         this.windowStarts = windowStarts;
         this.metrics = metrics;
@@ -98,7 +106,18 @@ class RunningUsageRepository {
      * Only under the keys' locks: the latest bucket must not change until the transaction ends.
      */
     UsageReading usageUpTo(Collection<BusinessKey> keys, Instant bucket) {
-        KeyArrays arrays = KeyArrays.of(keys);
+        RoundTrip trip = new RoundTrip(jdbc);
+        Supplier<UsageReading> reading = usageUpTo(keys, bucket, trip);
+        trip.run();
+        return reading.get();
+    }
+
+    /**
+     * Adds the read of {@link #usageUpTo(Collection, Instant)} to a round trip, after the keys' locks.
+     * The reading is made, and the window starts read are remembered, when the answer is taken: once,
+     * or not at all when it is not wanted.
+     */
+    Supplier<UsageReading> usageUpTo(Collection<BusinessKey> keys, Instant bucket, RoundTrip trip) {
         Map<BusinessKey, WindowStarts> remembered = new HashMap<>();
         Boolean[] readStarts = new Boolean[keys.size()];
         int i = 0;
@@ -109,32 +128,45 @@ class RunningUsageRepository {
             }
             readStarts[i++] = starts == null;
         }
+        MapSqlParameterSource parameters = KeyArrays.of(keys)
+                .parameters()
+                .addValue("readStarts", readStarts)
+                .addValue("since24h", utcTimestamp(windowStart(bucket, Window.LAST_24_HOURS)))
+                .addValue("since7d", utcTimestamp(windowStart(bucket, Window.LAST_7_DAYS)))
+                .addValue("since30d", utcTimestamp(windowStart(bucket, Window.LAST_30_DAYS)));
+        Supplier<List<KeyRow>> rows = trip.query(SELECT_USAGE, parameters, rs -> {
+            List<KeyRow> read = new ArrayList<>(keys.size());
+            while (rs.next()) {
+                BusinessKey key = businessKey(rs);
+                boolean startsRead = !remembered.containsKey(key);
+                read.add(new KeyRow(
+                        key,
+                        latestBucket(rs),
+                        startsRead ? windowStarts(rs) : null,
+                        startsRead && rs.getBoolean("bucket_in_24h")));
+            }
+            return read;
+        });
+        return () -> reading(rows.get(), remembered, bucket);
+    }
+
+    private UsageReading reading(List<KeyRow> rows, Map<BusinessKey, WindowStarts> remembered, Instant bucket) {
         Map<BusinessKey, WindowStarts> lastingTheHour = new HashMap<>();
         Map<BusinessKey, Usage> usage = new HashMap<>();
         Map<BusinessKey, LatestBucket> latestBuckets = new HashMap<>();
-        arrays.bindTo(jdbc.sql(SELECT_USAGE))
-                .param("readStarts", readStarts)
-                .param("since24h", utcTimestamp(windowStart(bucket, Window.LAST_24_HOURS)))
-                .param("since7d", utcTimestamp(windowStart(bucket, Window.LAST_7_DAYS)))
-                .param("since30d", utcTimestamp(windowStart(bucket, Window.LAST_30_DAYS)))
-                .query(rs -> {
-                    BusinessKey key = businessKey(rs);
-                    LatestBucket latest = latestBucket(rs);
-                    if (latest != null) {
-                        latestBuckets.put(key, latest);
-                    }
-                    WindowStarts starts = remembered.get(key);
-                    if (starts == null) {
-                        starts = windowStarts(rs);
-                        if (rs.getBoolean("bucket_in_24h")) {
-                            lastingTheHour.put(key, starts);
-                        }
-                    }
-                    usage.put(key, starts.usageUpTo(latest));
-                });
+        for (KeyRow row : rows) {
+            if (row.latest() != null) {
+                latestBuckets.put(row.key(), row.latest());
+            }
+            WindowStarts starts = row.starts() == null ? remembered.get(row.key()) : row.starts();
+            if (row.bucketIn24h()) {
+                lastingTheHour.put(row.key(), starts);
+            }
+            usage.put(row.key(), starts.usageUpTo(row.latest()));
+        }
         windowStarts.remember(lastingTheHour, bucket);
         // one row per key: the keys not remembered were read
-        metrics.windowStartsFound(remembered.size(), keys.size() - remembered.size());
+        metrics.windowStartsFound(remembered.size(), rows.size() - remembered.size());
         return new UsageReading(usage, latestBuckets);
     }
 

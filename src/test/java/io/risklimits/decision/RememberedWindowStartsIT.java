@@ -35,9 +35,9 @@ class RememberedWindowStartsIT {
             new TransactionTemplate(new DataSourceTransactionManager(dataSource));
     private final HourlyUsageRepository summed = new HourlyUsageRepository(JdbcClient.create(dataSource));
     private final RunningUsageRepository remembering = new RunningUsageRepository(
-            JdbcClient.create(dataSource), new WindowStartsCache(100), new DeciderMetrics(new SimpleMeterRegistry()));
+            new JdbcTemplate(dataSource), new WindowStartsCache(100), new DeciderMetrics(new SimpleMeterRegistry()));
     private final RunningUsageRepository reading = new RunningUsageRepository(
-            JdbcClient.create(dataSource), new WindowStartsCache(0), new DeciderMetrics(new SimpleMeterRegistry()));
+            new JdbcTemplate(dataSource), new WindowStartsCache(0), new DeciderMetrics(new SimpleMeterRegistry()));
 
     @Test
     void usageStaysThatOfAFullReadWhileOthersAddToTheCurrentBucket() {

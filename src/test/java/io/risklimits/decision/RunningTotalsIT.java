@@ -39,7 +39,7 @@ class RunningTotalsIT {
             new TransactionTemplate(new DataSourceTransactionManager(dataSource));
     private final HourlyUsageRepository buckets = new HourlyUsageRepository(JdbcClient.create(dataSource));
     private final RunningUsageRepository usage = new RunningUsageRepository(
-            JdbcClient.create(dataSource), new WindowStartsCache(0), new DeciderMetrics(new SimpleMeterRegistry()));
+            new JdbcTemplate(dataSource), new WindowStartsCache(0), new DeciderMetrics(new SimpleMeterRegistry()));
     private final Random random = new Random(7);
 
     @Test
@@ -206,7 +206,8 @@ class RunningTotalsIT {
     void theDecidersStatementRefusesToRunOutsideATransaction() {
         BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
 
-        assertThatThrownBy(() -> buckets.addToBuckets(Map.of(key, new Tally(1, 1)), Instant.now(), Map.of()))
+        assertThatThrownBy(() ->
+                        buckets.addToBuckets(Map.of(key, new Tally(1, 1)), Instant.now(), Map.of(), new RoundTrip(db)))
                 .isInstanceOf(IllegalStateException.class);
     }
 
@@ -231,10 +232,13 @@ class RunningTotalsIT {
                 "SELECT risk_begin_batch_decision(ARRAY[?]::uuid[], ARRAY['CARD'], ARRAY['OUT'])",
                 OffsetDateTime.class,
                 entity);
+        RoundTrip trip = new RoundTrip(db);
         buckets.addToBuckets(
                 Map.of(key, new Tally(amount, 1)),
                 bucket,
-                usage.usageUpTo(List.of(key), bucket).latestBuckets());
+                usage.usageUpTo(List.of(key), bucket).latestBuckets(),
+                trip);
+        trip.run();
     }
 
     private List<String> mismatches(UUID entity) {

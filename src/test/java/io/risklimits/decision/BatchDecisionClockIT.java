@@ -1,0 +1,89 @@
+package io.risklimits.decision;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.risklimits.support.TestInfrastructure;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+
+/**
+ * The batched decider sends its usage read with its locks, before the database clock has named the
+ * batch's hour bucket, so the read is for the hour of this machine's clock. When the two differ (the
+ * hour turned in between, or the clocks disagree) the usage must still be that of the database's hour.
+ */
+class BatchDecisionClockIT {
+
+    private final DataSource dataSource = TestInfrastructure.get().dataSource();
+    private final JdbcTemplate db = new JdbcTemplate(dataSource);
+    private final DeciderMetrics metrics = new DeciderMetrics(new SimpleMeterRegistry());
+    private final HourlyUsageRepository summed = new HourlyUsageRepository(JdbcClient.create(dataSource));
+
+    /**
+     * A bucket 23 hours back is in the 24-hour window of this hour but not of the next; one 24 hours
+     * back is in that of the previous hour but not of this one: a read for the wrong hour shows.
+     */
+    @ParameterizedTest(name = "this machine''s clock {0} minutes off")
+    @ValueSource(ints = {60, -60, 24 * 60})
+    void usageIsThatOfTheDatabasesHourWhateverTheHourOfThisMachine(int minutesOff) {
+        BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+        Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS);
+        addToBucket(key, hour.minus(Duration.ofHours(24)), 1000);
+        addToBucket(key, hour.minus(Duration.ofHours(23)), 100);
+        Usage before = summed.usageUpTo(key, hour);
+        Clock offClock = Clock.offset(Clock.systemUTC(), Duration.ofMinutes(minutesOff));
+
+        Decision decision = store(offClock)
+                .decideAll(List.of(event(key)), anyKey -> Limits.NONE)
+                .get(0);
+
+        assumeTrue(decision.bucketTs().equals(hour), "the hour turned during the test");
+        assertThat(decision.usage().of(Window.LAST_24_HOURS))
+                .as("the bucket 23 hours back counts, the one 24 hours back does not")
+                .isEqualTo(new Tally(100, 1));
+        assertThat(decision.usage()).isEqualTo(before);
+    }
+
+    private BatchDecisionStore store(Clock clock) {
+        return new BatchDecisionStore(
+                db,
+                clock,
+                new DataSourceTransactionManager(dataSource),
+                new RequestLogRepository(JdbcClient.create(dataSource)),
+                new RunningUsageRepository(db, new WindowStartsCache(100), metrics),
+                summed,
+                metrics,
+                new CrashPoints("", 1));
+    }
+
+    private static TransactionEvent event(BusinessKey key) {
+        return new TransactionEvent(UUID.randomUUID(), key, 10, "EUR", Instant.now());
+    }
+
+    /** As a writer that leaves the running totals to the triggers (V2). */
+    private void addToBucket(BusinessKey key, Instant bucket, long amount) {
+        db.update(
+                """
+                INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count)
+                VALUES (?, ?, ?, ?, ?, 1)
+                """,
+                key.entityId(),
+                key.channel(),
+                key.direction().name(),
+                Timestamp.valueOf(bucket.atOffset(ZoneOffset.UTC).toLocalDateTime()),
+                amount);
+    }
+}
