@@ -15,6 +15,7 @@ import org.springframework.jdbc.core.StatementCreatorUtils;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterUtils;
 import org.springframework.jdbc.core.namedparam.ParsedSql;
+import org.springframework.util.ConcurrentLruCache;
 
 /**
  * Statements sent to PostgreSQL together and answered together: one network round trip instead of
@@ -27,6 +28,10 @@ import org.springframework.jdbc.core.namedparam.ParsedSql;
  * <p>Each statement has its own named parameters: the same name in two statements is two parameters.
  */
 final class RoundTrip {
+
+    // the statements are constants: each is parsed for its parameters once, not once per batch
+    private static final ConcurrentLruCache<String, ParsedSql> PARSED =
+            new ConcurrentLruCache<>(64, sql -> NamedParameterUtils.parseSqlStatement(sql.strip()));
 
     private record Statement(String sql, Object[] values, ResultSetExtractor<?> reader, Answer<Object> answer) {}
 
@@ -99,7 +104,7 @@ final class RoundTrip {
         if (ran) {
             throw new IllegalStateException("the round trip has run");
         }
-        ParsedSql parsed = NamedParameterUtils.parseSqlStatement(sql.strip());
+        ParsedSql parsed = PARSED.get(sql);
         statements.add(new Statement(
                 NamedParameterUtils.substituteNamedParameters(parsed, parameters),
                 NamedParameterUtils.buildValueArray(parsed, parameters, null),
