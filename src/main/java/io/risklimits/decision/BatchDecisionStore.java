@@ -1,5 +1,7 @@
 package io.risklimits.decision;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,6 +26,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * business keys (one sorted order, so batches cannot deadlock), the stored decisions and the usage
  * of every key in two set-based reads, the decisions made in event order in memory (later events of
  * a key see the approvals of earlier ones), then the buckets and the audit rows written in bulk.
+ * Three round trips: the locks with the reads ({@link RoundTrip}), the writes, the commit.
  * The guarantees are those of {@link DecisionStore}; only the number of round trips differs.
  */
 @Service
@@ -38,6 +41,10 @@ public class BatchDecisionStore {
             """;
 
     private record Begun(Instant decidedAt, Duration lockWait) {}
+
+    // what a batch read under its keys' locks
+    private record UnderLocks(
+            Instant decidedAt, Instant bucket, Map<RequestId, Decision> stored, UsageReading reading) {}
 
     private final JdbcOperations jdbc;
     private final Clock clock;
@@ -78,30 +85,10 @@ public class BatchDecisionStore {
             return List.of();
         }
         return metrics.timeTransaction(() -> readCommitted.execute(status -> {
-            Set<BusinessKey> keys = new LinkedHashSet<>();
-            events.forEach(event -> keys.add(event.businessKey()));
-            // the locks and both reads in one round trip; the reads need the hour bucket before the
-            // database clock gives it, so they take this machine's and are repeated in the rare batch
-            // whose bucket turns out to be another (the hour turned in between, or the clocks differ)
-            Instant expectedBucket = clock.instant().truncatedTo(ChronoUnit.HOURS);
-            RoundTrip reads = new RoundTrip(jdbc);
-            Supplier<Begun> begun =
-                    reads.query(BEGIN_BATCH_DECISION, KeyArrays.of(keys).parameters(), rs -> {
-                        rs.next();
-                        return new Begun(
-                                rs.getObject("decided_at", OffsetDateTime.class).toInstant(),
-                                Duration.ofNanos(Math.round(rs.getDouble("lock_wait_seconds") * 1e9)));
-                    });
-            Supplier<Map<RequestId, Decision>> stored = requestLog.findAll(events, reads);
-            Supplier<UsageReading> expectedReading = runningUsage.usageUpTo(keys, expectedBucket, reads);
-            reads.run();
-            Instant decidedAt = begun.get().decidedAt();
-            metrics.lockWaited(begun.get().lockWait());
-            Instant bucket = decidedAt.truncatedTo(ChronoUnit.HOURS);
-            UsageReading reading =
-                    bucket.equals(expectedBucket) ? expectedReading.get() : runningUsage.usageUpTo(keys, bucket);
-            Map<RequestId, Decision> known = new HashMap<>(stored.get());
-            Map<BusinessKey, Usage> usage = new HashMap<>(reading.usage());
+            UnderLocks read = lockAndRead(events);
+            Instant bucket = read.bucket();
+            Map<RequestId, Decision> known = new HashMap<>(read.stored());
+            Map<BusinessKey, Usage> usage = new HashMap<>(read.reading().usage());
 
             List<Decision> answers = new ArrayList<>(events.size());
             List<Decision> made = new ArrayList<>();
@@ -120,18 +107,49 @@ public class BatchDecisionStore {
                     usage.put(key, before.plus(event.amount()));
                     approved.merge(key, Tally.ZERO.plus(event.amount()), Tally::plus);
                 }
-                Decision decision = Decision.limitChecked(event, outcome, before, limits, bucket, decidedAt);
+                Decision decision = Decision.limitChecked(event, outcome, before, limits, bucket, read.decidedAt());
                 known.put(RequestId.of(event), decision);
                 made.add(decision);
                 answers.add(decision);
             }
             RoundTrip writes = new RoundTrip(jdbc);
-            hourlyUsage.addToBuckets(approved, bucket, reading.latestBuckets(), writes);
-            requestLog.insertAllLimitChecked(made, bucket, decidedAt, writes);
+            hourlyUsage.addToBuckets(approved, bucket, read.reading().latestBuckets(), writes);
+            requestLog.insertAllLimitChecked(made, bucket, read.decidedAt(), writes);
             writes.run();
             metrics.batchDecided(events.size());
             crashPoints.reached(CrashPoints.Point.BEFORE_COMMIT);
             return answers;
         }));
+    }
+
+    /**
+     * Locks the events' business keys and reads their stored decisions and usage, in one round trip.
+     * The usage read needs the hour bucket before the database clock names it, so it is sent for the
+     * hour of this machine's clock and sent again, alone, in the rare batch whose database hour is
+     * another (the hour turned in between, or the clocks disagree).
+     */
+    private UnderLocks lockAndRead(List<TransactionEvent> events) {
+        Set<BusinessKey> keys = new LinkedHashSet<>();
+        events.forEach(event -> keys.add(event.businessKey()));
+        Instant expectedBucket = clock.instant().truncatedTo(ChronoUnit.HOURS);
+        RoundTrip reads = new RoundTrip(jdbc);
+        Supplier<Begun> begun =
+                reads.query(BEGIN_BATCH_DECISION, KeyArrays.of(keys).parameters(), BatchDecisionStore::begun);
+        Supplier<Map<RequestId, Decision>> stored = requestLog.findAll(events, reads);
+        Supplier<UsageReading> expectedReading = runningUsage.usageUpTo(keys, expectedBucket, reads);
+        reads.run();
+        metrics.lockWaited(begun.get().lockWait());
+        Instant decidedAt = begun.get().decidedAt();
+        Instant bucket = decidedAt.truncatedTo(ChronoUnit.HOURS);
+        UsageReading reading =
+                bucket.equals(expectedBucket) ? expectedReading.get() : runningUsage.usageUpTo(keys, bucket);
+        return new UnderLocks(decidedAt, bucket, stored.get(), reading);
+    }
+
+    private static Begun begun(ResultSet rs) throws SQLException {
+        rs.next();
+        return new Begun(
+                rs.getObject("decided_at", OffsetDateTime.class).toInstant(),
+                Duration.ofNanos(Math.round(rs.getDouble("lock_wait_seconds") * 1e9)));
     }
 }

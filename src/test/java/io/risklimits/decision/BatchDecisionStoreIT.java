@@ -3,8 +3,11 @@ package io.risklimits.decision;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.risklimits.support.TestInfrastructure;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
@@ -13,7 +16,10 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -21,18 +27,21 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 /**
- * The batched decider sends its usage read with its locks, before the database clock has named the
- * batch's hour bucket, so the read is for the hour of this machine's clock. When the two differ (the
- * hour turned in between, or the clocks disagree) the usage must still be that of the database's hour.
+ * What the batched decider reads in the round trip that takes its locks: the usage of the database's
+ * hour, whatever this machine's clock says, and the time the locks kept it waiting.
  */
-class BatchDecisionClockIT {
+class BatchDecisionStoreIT {
 
     private final DataSource dataSource = TestInfrastructure.get().dataSource();
     private final JdbcTemplate db = new JdbcTemplate(dataSource);
-    private final DeciderMetrics metrics = new DeciderMetrics(new SimpleMeterRegistry());
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final DeciderMetrics metrics = new DeciderMetrics(registry);
     private final HourlyUsageRepository summed = new HourlyUsageRepository(JdbcClient.create(dataSource));
 
     /**
+     * The usage read is sent with the locks, before the database clock has named the batch's hour
+     * bucket, so it is for the hour of this machine's clock; when the two differ (the hour turned in
+     * between, or the clocks disagree) the usage must still be that of the database's hour.
      * A bucket 23 hours back is in the 24-hour window of this hour but not of the next; one 24 hours
      * back is in that of the previous hour but not of this one: a read for the wrong hour shows.
      */
@@ -55,6 +64,54 @@ class BatchDecisionClockIT {
                 .as("the bucket 23 hours back counts, the one 24 hours back does not")
                 .isEqualTo(new Tally(100, 1));
         assertThat(decision.usage()).isEqualTo(before);
+    }
+
+    /** The locks are taken in the same round trip as the reads, so the database measures the wait. */
+    @Test
+    void theLockWaitMeterCountsTheTimeABatchWaitedForItsKey() throws Exception {
+        BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+        try (Connection holder = dataSource.getConnection()) {
+            holder.setAutoCommit(false);
+            try (PreparedStatement lock = holder.prepareStatement(
+                    "SELECT risk_begin_batch_decision(ARRAY[?]::uuid[], ARRAY['CARD'], ARRAY['OUT'])")) {
+                lock.setObject(1, key.entityId());
+                lock.execute();
+            }
+            CompletableFuture<List<Decision>> batch = CompletableFuture.supplyAsync(
+                    () -> store(Clock.systemUTC()).decideAll(List.of(event(key)), anyKey -> Limits.NONE));
+            awaitAWaiterForTheLockOf(key);
+            TimeUnit.MILLISECONDS.sleep(200);
+            holder.commit();
+            batch.get(10, TimeUnit.SECONDS);
+        }
+
+        Timer lockWait = registry.get("risk.decider.lock.wait").timer();
+        assertThat(lockWait.count()).isEqualTo(1);
+        assertThat(lockWait.totalTime(TimeUnit.MILLISECONDS))
+                .as("it was waiting before the holder slept 200 ms and committed")
+                .isGreaterThanOrEqualTo(200);
+    }
+
+    private void awaitAWaiterForTheLockOf(BusinessKey key) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (db.queryForObject(
+                        """
+                        SELECT count(*)
+                        FROM pg_locks
+                        WHERE locktype = 'advisory'
+                          AND NOT granted
+                          AND (classid::bigint << 32 | objid::bigint) = risk_business_key_hash(?, ?, ?)
+                        """,
+                        Long.class,
+                        key.entityId(),
+                        key.channel(),
+                        key.direction().name())
+                == 0) {
+            assertThat(System.nanoTime())
+                    .as("a batch waiting for the key's lock")
+                    .isLessThan(deadline);
+            TimeUnit.MILLISECONDS.sleep(10);
+        }
     }
 
     private BatchDecisionStore store(Clock clock) {
