@@ -3,7 +3,6 @@ package io.risklimits.decision;
 import java.util.Collection;
 import java.util.UUID;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
-import org.springframework.jdbc.core.simple.JdbcClient;
 
 /** Business keys as the three parallel arrays that the set-based statements unnest. */
 record KeyArrays(UUID[] entityIds, String[] channels, String[] directions) {
@@ -20,14 +19,6 @@ record KeyArrays(UUID[] entityIds, String[] channels, String[] directions) {
             i++;
         }
         return new KeyArrays(entityIds, channels, directions);
-    }
-
-    /** Binds the three arrays as :entityIds, :channels and :directions. */
-    JdbcClient.StatementSpec bindTo(JdbcClient.StatementSpec statement) {
-        return statement
-                .param("entityIds", entityIds)
-                .param("channels", channels)
-                .param("directions", directions);
     }
 
     /** The three arrays as :entityIds, :channels and :directions, for a {@link RoundTrip}. */

@@ -56,10 +56,6 @@ final class RoundTrip {
         add(sql, parameters, null, null);
     }
 
-    boolean isEmpty() {
-        return statements.isEmpty();
-    }
-
     /** Sends the statements, waits for all the answers; once. */
     void run() {
         if (ran) {
