@@ -7,11 +7,10 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.risklimits.support.TestInfrastructure;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -50,8 +49,8 @@ class BatchDecisionStoreIT {
     void usageIsThatOfTheDatabasesHourWhateverTheHourOfThisMachine(int minutesOff) {
         BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
         Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS);
-        addToBucket(key, hour.minus(Duration.ofHours(24)), 1000);
-        addToBucket(key, hour.minus(Duration.ofHours(23)), 100);
+        BucketRows.add(db, key, utc(hour.minus(Duration.ofHours(24))), 1000);
+        BucketRows.add(db, key, utc(hour.minus(Duration.ofHours(23))), 100);
         Usage before = summed.usageUpTo(key, hour);
         Clock offClock = Clock.offset(Clock.systemUTC(), Duration.ofMinutes(minutesOff));
 
@@ -72,11 +71,7 @@ class BatchDecisionStoreIT {
         BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
         try (Connection holder = dataSource.getConnection()) {
             holder.setAutoCommit(false);
-            try (PreparedStatement lock = holder.prepareStatement(
-                    "SELECT risk_begin_batch_decision(ARRAY[?]::uuid[], ARRAY['CARD'], ARRAY['OUT'])")) {
-                lock.setObject(1, key.entityId());
-                lock.execute();
-            }
+            BatchBegin.begin(holder, key.entityId());
             CompletableFuture<List<Decision>> batch = CompletableFuture.supplyAsync(
                     () -> store(Clock.systemUTC()).decideAll(List.of(event(key)), anyKey -> Limits.NONE));
             awaitAWaiterForTheLockOf(key);
@@ -130,17 +125,7 @@ class BatchDecisionStoreIT {
         return new TransactionEvent(UUID.randomUUID(), key, 10, "EUR", Instant.now());
     }
 
-    /** As a writer that leaves the running totals to the triggers (V2). */
-    private void addToBucket(BusinessKey key, Instant bucket, long amount) {
-        db.update(
-                """
-                INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count)
-                VALUES (?, ?, ?, ?, ?, 1)
-                """,
-                key.entityId(),
-                key.channel(),
-                key.direction().name(),
-                Timestamp.valueOf(bucket.atOffset(ZoneOffset.UTC).toLocalDateTime()),
-                amount);
+    private static LocalDateTime utc(Instant instant) {
+        return LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
     }
 }

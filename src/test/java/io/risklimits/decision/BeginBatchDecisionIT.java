@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.risklimits.support.TestInfrastructure;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -21,9 +20,6 @@ import org.junit.jupiter.api.Test;
  * snapshot that could predate the locks, and the clock it returns is read after them.
  */
 class BeginBatchDecisionIT {
-
-    private static final String BEGIN =
-            "SELECT risk_begin_batch_decision(ARRAY[?]::uuid[], ARRAY['CARD'], ARRAY['OUT'])";
 
     private final DataSource dataSource = TestInfrastructure.get().dataSource();
     private final UUID entity = UUID.randomUUID();
@@ -86,13 +82,7 @@ class BeginBatchDecisionIT {
     }
 
     private OffsetDateTime begin(Connection connection) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(BEGIN)) {
-            statement.setObject(1, entity);
-            try (ResultSet rs = statement.executeQuery()) {
-                rs.next();
-                return rs.getObject(1, OffsetDateTime.class);
-            }
-        }
+        return BatchBegin.begin(connection, entity);
     }
 
     private static OffsetDateTime clock(Connection connection) throws SQLException {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.risklimits.support.TestInfrastructure;
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -159,20 +158,7 @@ class RememberedWindowStartsIT {
         return repository.usageUpTo(List.of(key), BUCKET).usage().get(key);
     }
 
-    /** As a writer that leaves the running totals to the triggers (V2): another instance, say. */
     private void addToBucket(BusinessKey key, int hoursFromNow, long amount) {
-        db.update(
-                """
-                INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count)
-                VALUES (?, ?, ?, ?, ?, 1)
-                ON CONFLICT (entity_id, channel_code, direction_code, bucket_ts)
-                DO UPDATE SET sum_amount = risk_hourly_agg.sum_amount + EXCLUDED.sum_amount,
-                              tx_count   = risk_hourly_agg.tx_count + EXCLUDED.tx_count
-                """,
-                key.entityId(),
-                key.channel(),
-                key.direction().name(),
-                Timestamp.valueOf(NOW_HOUR.plusHours(hoursFromNow)),
-                amount);
+        BucketRows.add(db, key, NOW_HOUR.plusHours(hoursFromNow), amount);
     }
 }

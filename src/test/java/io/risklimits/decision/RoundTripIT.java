@@ -77,11 +77,8 @@ class RoundTripIT {
     void aReadAfterTheLocksSeesWhatTheirPreviousHolderCommitted() throws Exception {
         try (Connection holder = dataSource.getConnection()) {
             holder.setAutoCommit(false);
-            try (PreparedStatement lock = holder.prepareStatement(
-                            "SELECT risk_begin_batch_decision(ARRAY[?]::uuid[], ARRAY['CARD'], ARRAY['OUT'])");
-                    PreparedStatement note = holder.prepareStatement(ADD_NOTE.replace(":entityId", "?"))) {
-                lock.setObject(1, entity);
-                lock.execute();
+            BatchBegin.begin(holder, entity);
+            try (PreparedStatement note = holder.prepareStatement(ADD_NOTE.replace(":entityId", "?"))) {
                 note.setObject(1, entity);
                 note.executeUpdate();
             }

@@ -254,12 +254,6 @@ class RunningTotalsIT {
     }
 
     private void addToBucket(UUID entity, int hour, long amount) {
-        db.update("""
-                INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count)
-                VALUES (?, 'CARD', 'OUT', ?, ?, 1)
-                ON CONFLICT (entity_id, channel_code, direction_code, bucket_ts)
-                DO UPDATE SET sum_amount = risk_hourly_agg.sum_amount + EXCLUDED.sum_amount,
-                              tx_count   = risk_hourly_agg.tx_count + EXCLUDED.tx_count
-                """, entity, Timestamp.valueOf(START.plusHours(hour)), amount);
+        BucketRows.add(db, new BusinessKey(entity, "CARD", Direction.OUT), START.plusHours(hour), amount);
     }
 }
