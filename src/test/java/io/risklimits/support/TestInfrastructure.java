@@ -5,6 +5,7 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
@@ -89,7 +90,10 @@ public final class TestInfrastructure {
                     .setServerConfig(
                             "pg_stat_statements.track_planning", Boolean.getBoolean("bench.statements") ? "on" : "off")
                     .start();
-            Path kafkaLogs = Files.createTempDirectory("risk-limits-kafka");
+            Optional<Path> logParent = kafkaLogParent();
+            Path kafkaLogs = logParent.isPresent()
+                    ? Files.createTempDirectory(logParent.get(), "risk-limits-kafka")
+                    : Files.createTempDirectory("risk-limits-kafka");
             LocalKafkaBroker kafka = LocalKafkaBroker.start(freePort(), freePort(), kafkaLogs, 12);
             // a test run's topics hold up to two gigabytes (the benchmark's): gone with the JVM, or
             // repeated runs fill the disk
@@ -102,10 +106,26 @@ public final class TestInfrastructure {
                     "postgres",
                     "",
                     kafka.bootstrapServers(),
-                    "embedded PostgreSQL and in-process KRaft Kafka (no Docker engine)");
+                    "embedded PostgreSQL and in-process KRaft Kafka (no Docker engine)"
+                            + logParent
+                                    .map(parent -> ", broker log in " + parent)
+                                    .orElse(""));
         } catch (Exception e) {
             throw new IllegalStateException("Could not start the embedded PostgreSQL and Kafka", e);
         }
+    }
+
+    /**
+     * Where the broker keeps its log, if not in the temporary directory: the benchmark puts it in memory
+     * (-Drisk.test.kafka.log-dir=/dev/shm), because the in-process broker stands in for a Kafka cluster
+     * on machines of its own, and on the disk PostgreSQL writes its WAL to, the kernel's bursts of
+     * writing the broker's log back queue the database's commits behind them.
+     */
+    private static Optional<Path> kafkaLogParent() {
+        String configured = System.getProperty("risk.test.kafka.log-dir", "");
+        return configured.isBlank()
+                ? Optional.empty()
+                : Optional.of(Path.of(configured)).filter(Files::isDirectory);
     }
 
     private static void deleteQuietly(Path directory) {
