@@ -56,7 +56,6 @@ class DecisionBenchmark {
         long startedNanos = System.nanoTime();
         database.setSynchronousCommit(options.synchronousCommit());
         database.insertChannelLimits();
-        database.autovacuumRequestLogAsIfFull();
         List<Scenario> scenarios =
                 options.scenarios().stream().map(Scenario::named).toList();
         Map<Integer, BenchmarkKeys> keysByHistoryDays = loadHistory(scenarios);
@@ -246,7 +245,8 @@ class DecisionBenchmark {
                             .toList());
             EventStream stream = new EventStream(scenario, keys, options.seed());
             double rate = options.latencyRate().orElse(throughput.decisionsPerSecond() * options.latencyLoadShare());
-            SettledLatency latency = latency(service, stream, rate);
+            Optional<RunResult.Latency> settling = settle(service, stream, rate);
+            RunResult.Latency latency = latency(service, stream, rate, options.latencyDuration(), "latency phase");
             return new RunResult(
                     scenario.name(),
                     service.mode(),
@@ -254,8 +254,30 @@ class DecisionBenchmark {
                     scenario.historyDays() * 24,
                     scenario.hotKeyShare(),
                     throughput,
-                    latency.measured(),
-                    latency.settling().orElse(null));
+                    latency,
+                    settling.orElse(null));
+        }
+
+        /**
+         * The latency phase's rate for a while before it is measured, figures printed and kept apart:
+         * small polls run code that full ones do not, and the JIT compiler compiles it when the rate
+         * changes (0.3-0.4 cores of the two in quick runs), which is no steady state.
+         */
+        private Optional<RunResult.Latency> settle(ServiceUnderTest service, EventStream stream, double rate) {
+            if (options.latencySettleDuration().isZero()) {
+                return Optional.empty();
+            }
+            RunResult.Latency settling =
+                    latency(service, stream, rate, options.latencySettleDuration(), "settling stretch");
+            System.out.printf(
+                    "Benchmark: settling stretch at %.0f events/s, not the result: p50 %d ms, p99 %d ms"
+                            + " (from scheduled: p50 %d ms, p99 %d ms)%n",
+                    rate,
+                    settling.p50Millis(),
+                    settling.p99Millis(),
+                    settling.fromEventScheduled().p50Millis(),
+                    settling.fromEventScheduled().p99Millis());
+            return Optional.of(settling);
         }
 
         /** Events produced while the service is paused, then decided as fast as it goes. */
@@ -391,70 +413,27 @@ class DecisionBenchmark {
             return List.copyOf(bySecond.values());
         }
 
-        /** The latency phase, and the settling stretch before it whose figures are kept apart. */
-        private record SettledLatency(Optional<RunResult.Latency> settling, RunResult.Latency measured) {}
-
-        /**
-         * Events at a fixed rate to the running service: a settling stretch, then, without a pause, the
-         * measured phase; both read back once the phase is over. Small polls run code that full ones do
-         * not, and the JIT compiler compiles it when the rate changes, which is no steady state. And a
-         * phase's read-back allocates hundreds of megabytes in this JVM, the service's: a phase that
-         * began right after one paid for its garbage and compilations in its first seconds.
-         */
-        private SettledLatency latency(ServiceUnderTest service, EventStream stream, double rate) {
+        /** Events at a fixed rate to the running service, for the given duration. */
+        private RunResult.Latency latency(
+                ServiceUnderTest service, EventStream stream, double rate, Duration duration, String phase) {
             RunningService.Topics topics = service.topics();
+            int events = (int) Math.max(1, Math.round(rate * duration.toSeconds()));
             Map<TopicPartition, Long> eventsFrom = kafka.endOffsets(topics.transactions());
             Map<TopicPartition, Long> before = kafka.endOffsets(topics.decisions());
-            Duration settle = options.latencySettleDuration();
-            Map<String, Long> settlingScheduled = settle.isZero()
-                    ? Map.of()
-                    : driver.produceAtRate(topics.transactions(), stream, eventsIn(settle, rate), rate);
             PhaseWatch watch = PhaseWatch.start(service);
-            Map<String, Long> scheduled = driver.produceAtRate(
-                    topics.transactions(), stream, eventsIn(options.latencyDuration(), rate), rate);
-            int events = settlingScheduled.size() + scheduled.size();
+            Map<String, Long> scheduled = driver.produceAtRate(topics.transactions(), stream, events, rate);
             kafka.awaitRecords(topics.decisions(), before, events, options.phaseTimeout());
-            watch.printSince("latency phase", service, scheduled.size());
-            Map<String, Long> allScheduled = new HashMap<>(settlingScheduled);
-            allScheduled.putAll(scheduled);
+            watch.printSince(phase, service, events);
             Map<String, DecisionLog.Appended> decided =
-                    decisions.read(before, allScheduled.keySet(), options.phaseTimeout());
+                    decisions.read(before, scheduled.keySet(), options.phaseTimeout());
             Map<String, Long> appended =
-                    decisions.eventsAppended(eventsFrom, allScheduled.keySet(), options.phaseTimeout());
-            Optional<RunResult.Latency> settling = settle.isZero()
-                    ? Optional.empty()
-                    : Optional.of(latencyOf("settling stretch", rate, settlingScheduled, decided, appended));
-            settling.ifPresent(figures -> System.out.printf(
-                    "Benchmark: settling stretch at %.0f events/s, not the result: p50 %d ms, p99 %d ms"
-                            + " (from scheduled: p50 %d ms, p99 %d ms)%n",
-                    rate,
-                    figures.p50Millis(),
-                    figures.p99Millis(),
-                    figures.fromEventScheduled().p50Millis(),
-                    figures.fromEventScheduled().p99Millis()));
-            return new SettledLatency(settling, latencyOf("latency phase", rate, scheduled, decided, appended));
-        }
-
-        private static int eventsIn(Duration duration, double rate) {
-            return (int) Math.max(1, Math.round(rate * duration.toSeconds()));
-        }
-
-        /** The figures of the events scheduled in one stretch, from the decisions read back. */
-        private static RunResult.Latency latencyOf(
-                String stretch,
-                double rate,
-                Map<String, Long> scheduled,
-                Map<String, DecisionLog.Appended> allDecided,
-                Map<String, Long> allAppended) {
-            Map<String, DecisionLog.Appended> decided = new HashMap<>(scheduled.size() * 2);
-            scheduled.keySet().forEach(dedupeId -> decided.put(dedupeId, allDecided.get(dedupeId)));
-            System.out.println(
-                    "Benchmark: worst latency (ms) from scheduled of the events scheduled in each second of the "
-                            + stretch + ": " + worstPerSecond(decided, scheduled));
+                    decisions.eventsAppended(eventsFrom, scheduled.keySet(), options.phaseTimeout());
+            System.out.println("Benchmark: worst latency (ms) from scheduled of the events scheduled in each second: "
+                    + worstPerSecond(decided, scheduled));
             return new RunResult.Latency(
                     rate,
                     decided.size(),
-                    RunResult.Percentiles.of(sinceEach(decided, allAppended)),
+                    RunResult.Percentiles.of(sinceEach(decided, appended)),
                     RunResult.Percentiles.of(sinceEach(decided, scheduled)),
                     approvedShare(decided.values()));
         }
