@@ -56,6 +56,7 @@ class DecisionBenchmark {
         long startedNanos = System.nanoTime();
         database.setSynchronousCommit(options.synchronousCommit());
         database.insertChannelLimits();
+        database.autovacuumRequestLogAsIfFull();
         List<Scenario> scenarios =
                 options.scenarios().stream().map(Scenario::named).toList();
         Map<Integer, BenchmarkKeys> keysByHistoryDays = loadHistory(scenarios);
