@@ -13,7 +13,9 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -27,7 +29,8 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 /**
  * What the batched decider reads in the round trip that takes its locks: the usage of the database's
- * hour, whatever this machine's clock says, and the time the locks kept it waiting.
+ * hour, whatever this machine's clock says, and the time the locks kept it waiting; and what it writes
+ * to the audit log.
  */
 class BatchDecisionStoreIT {
 
@@ -87,6 +90,43 @@ class BatchDecisionStoreIT {
                 .isGreaterThanOrEqualTo(200);
     }
 
+    /**
+     * A batch's audit rows are written with each distinct set of limits sent once and named by number:
+     * every row must hold the limits its own decision applied, and no row may go missing, whatever
+     * the order in which the sets first appear.
+     */
+    @Test
+    void everyAuditRowHoldsTheLimitsOfItsOwnDecision() {
+        Limits tight = limits(5_000, 10);
+        Limits loose = limits(9_000_000, 1_000);
+        BusinessKey first = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+        BusinessKey second = new BusinessKey(UUID.randomUUID(), "CARD", Direction.IN);
+        BusinessKey third = new BusinessKey(UUID.randomUUID(), "WIRE", Direction.OUT);
+        Map<BusinessKey, Limits> limitsByKey = Map.of(first, loose, second, tight, third, Limits.NONE);
+        List<TransactionEvent> events = List.of(
+                event(first), event(second), event(first), event(third), event(second), event(third), event(first));
+
+        List<Decision> decisions = store(Clock.systemUTC()).decideAll(events, limitsByKey::get);
+
+        for (Decision decision : decisions) {
+            BusinessKey key = decision.fields().businessKey().orElseThrow();
+            String stored = db.queryForObject(
+                    """
+                    SELECT limits::text
+                    FROM risk_request_log
+                    WHERE entity_id = ? AND channel_code = ? AND direction_code = ? AND dedupe_id = ?
+                    """,
+                    String.class,
+                    key.entityId(),
+                    key.channel(),
+                    key.direction().name(),
+                    decision.dedupeId());
+            assertThat(DecisionJson.limits(stored))
+                    .as("stored limits of %s", key)
+                    .isEqualTo(DecisionJson.limits(DecisionJson.limits(limitsByKey.get(key))));
+        }
+    }
+
     private void awaitAWaiterForTheLockOf(BusinessKey key) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (db.queryForObject(
@@ -123,6 +163,14 @@ class BatchDecisionStoreIT {
 
     private static TransactionEvent event(BusinessKey key) {
         return new TransactionEvent(UUID.randomUUID(), key, 10, "EUR", Instant.now());
+    }
+
+    private static Limits limits(long maxAmount, long maxCount) {
+        Map<Window, Limit> byWindow = new EnumMap<>(Window.class);
+        for (Window window : Window.values()) {
+            byWindow.put(window, new Limit(maxAmount, maxCount));
+        }
+        return new Limits(byWindow);
     }
 
     private static LocalDateTime utc(Instant instant) {
