@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcOperations;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -23,10 +24,15 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Lock-and-decide for a whole poll in one READ COMMITTED transaction: the advisory locks of all its
- * business keys (one sorted order, so batches cannot deadlock), the stored decisions and the usage
- * of every key in two set-based reads, the decisions made in event order in memory (later events of
- * a key see the approvals of earlier ones), then the buckets and the audit rows written in bulk.
- * Three round trips: the locks with the reads ({@link RoundTrip}), the writes, the commit.
+ * business keys (one sorted order, so batches cannot deadlock), the usage of every key in a set-based
+ * read, the decisions made in event order in memory (later events of a key see the approvals of
+ * earlier ones), then the buckets and the audit rows written in bulk. Three round trips: the locks
+ * with the reads ({@link RoundTrip}), the writes, the commit.
+ *
+ * <p>Events already decided (redelivered after a crash or a rebalance) are rare, so a batch first
+ * assumes there are none and does not read the stored decisions: if one was stored, the audit insert
+ * fails on the primary key, the transaction is rolled back, and the batch is decided again with the
+ * stored decisions read under the locks, as the answers for those events.
  * The guarantees are those of {@link DecisionStore}; only the number of round trips differs.
  */
 @Service
@@ -84,8 +90,19 @@ public class BatchDecisionStore {
         if (events.isEmpty()) {
             return List.of();
         }
+        try {
+            return decideAll(events, limitsOf, false);
+        } catch (DuplicateKeyException someEventsWereDecidedBefore) {
+            // a second failure (any other unique key) is the batch's own, and propagates
+            metrics.batchDecidedAgainForReplays();
+            return decideAll(events, limitsOf, true);
+        }
+    }
+
+    private List<Decision> decideAll(
+            List<TransactionEvent> events, Function<BusinessKey, Limits> limitsOf, boolean readStored) {
         return metrics.timeTransaction(() -> readCommitted.execute(status -> {
-            UnderLocks read = lockAndRead(events);
+            UnderLocks read = lockAndRead(events, readStored);
             Instant bucket = read.bucket();
             Map<RequestId, Decision> known = new HashMap<>(read.stored());
             Map<BusinessKey, Usage> usage = new HashMap<>(read.reading().usage());
@@ -123,19 +140,20 @@ public class BatchDecisionStore {
     }
 
     /**
-     * Locks the events' business keys and reads their stored decisions and usage, in one round trip.
+     * Locks the events' business keys and reads their usage, and their stored decisions if asked, in
+     * one round trip.
      * The usage read needs the hour bucket before the database clock names it, so it is sent for the
      * hour of this machine's clock and sent again, alone, in the rare batch whose database hour is
      * another (the hour turned in between, or the clocks disagree).
      */
-    private UnderLocks lockAndRead(List<TransactionEvent> events) {
+    private UnderLocks lockAndRead(List<TransactionEvent> events, boolean readStored) {
         Set<BusinessKey> keys = new LinkedHashSet<>();
         events.forEach(event -> keys.add(event.businessKey()));
         Instant expectedBucket = clock.instant().truncatedTo(ChronoUnit.HOURS);
         RoundTrip reads = new RoundTrip(jdbc);
         Supplier<Begun> begun =
                 reads.query(BEGIN_BATCH_DECISION, KeyArrays.of(keys).parameters(), BatchDecisionStore::begun);
-        Supplier<Map<RequestId, Decision>> stored = requestLog.findAll(events, reads);
+        Supplier<Map<RequestId, Decision>> stored = readStored ? requestLog.findAll(events, reads) : Map::of;
         Supplier<UsageReading> expectedReading = runningUsage.usageUpTo(keys, expectedBucket, reads);
         reads.run();
         metrics.lockWaited(begun.get().lockWait());

@@ -19,6 +19,7 @@ class DeciderMetrics {
 
     private final MeterRegistry meters;
     private final Counter dedupeHits;
+    private final Counter batchesDecidedAgain;
     private final Timer latency;
     private final DistributionSummary batchSize;
     private final Timer lockWait;
@@ -33,6 +34,10 @@ class DeciderMetrics {
         this.meters = meters;
         this.dedupeHits = Counter.builder("risk.decider.dedupe.hits")
                 .description("events whose dedupe_id was already decided: the stored decision was published again")
+                .register(meters);
+        this.batchesDecidedAgain = Counter.builder("risk.decider.batch.replay.retries")
+                .description("batches decided a second time, with the stored decisions read, because some of their"
+                        + " events had been decided before (batched mode)")
                 .register(meters);
         this.latency = Timer.builder("risk.decision.latency")
                 .description("from the event's record timestamp to its decision confirmed on the decisions topic")
@@ -103,6 +108,10 @@ class DeciderMetrics {
     void windowStartsFound(int remembered, int read) {
         windowStartsRemembered.increment(remembered);
         windowStartsRead.increment(read);
+    }
+
+    void batchDecidedAgainForReplays() {
+        batchesDecidedAgain.increment();
     }
 
     void batchDecided(int events) {

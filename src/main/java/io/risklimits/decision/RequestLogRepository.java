@@ -75,7 +75,9 @@ class RequestLogRepository {
     // Only APPROVED and REJECTED decisions come in batches; INVALID ones are filed one by one.
     // A batch's decisions share a few sets of limits: each set is sent, and parsed as jsonb, once
     // (:limitSets), and a decision names its set by number. Parsing the jsonb values was the larger
-    // part of this statement's time.
+    // part of this statement's time. A dedupe_id filed already fails the statement on the primary key
+    // (not ON CONFLICT DO NOTHING, whose check before each row reads the index twice): the batch
+    // (BatchDecisionStore) then reads the stored decisions and decides again.
     private static final String INSERT_LIMIT_CHECKED_DECISIONS = """
             INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
                                           decision, reason, amount, currency, occurred_at,

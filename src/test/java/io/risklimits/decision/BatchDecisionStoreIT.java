@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.risklimits.support.TestInfrastructure;
+import java.math.BigDecimal;
 import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
@@ -125,6 +126,43 @@ class BatchDecisionStoreIT {
                     .as("stored limits of %s", key)
                     .isEqualTo(DecisionJson.limits(DecisionJson.limits(limitsByKey.get(key))));
         }
+    }
+
+    /**
+     * A batch does not read the stored decisions up front; one that meets events decided before must
+     * still answer them with those decisions, and count them in the bucket once, not again.
+     */
+    @Test
+    void eventsDecidedBeforeAreAnsweredWithTheStoredDecisionAndCountOnce() {
+        BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+        TransactionEvent decidedBefore = event(key);
+        TransactionEvent fresh = event(key);
+        BatchDecisionStore store = store(Clock.systemUTC());
+        Decision stored =
+                store.decideAll(List.of(decidedBefore), anyKey -> Limits.NONE).get(0);
+
+        List<Decision> answers = store.decideAll(List.of(decidedBefore, fresh, decidedBefore), anyKey -> Limits.NONE);
+
+        Decision filed = new RequestLogRepository(JdbcClient.create(dataSource))
+                .find(key, decidedBefore.dedupeId())
+                .orElseThrow();
+        assertThat(filed.decidedAt()).isEqualTo(stored.decidedAt());
+        assertThat(answers.get(0)).isEqualTo(filed.asReplay());
+        assertThat(answers.get(2)).isEqualTo(filed.asReplay());
+        assertThat(answers.get(1).replayed()).isFalse();
+        assertThat(answers.get(1).usage().of(Window.LAST_24_HOURS))
+                .as("the fresh event sees the one decided before, once")
+                .isEqualTo(new Tally(10, 1));
+        assertThat(db.queryForList(
+                        """
+                        SELECT sum(sum_amount) AS amount, sum(tx_count) AS count
+                        FROM risk_hourly_agg
+                        WHERE entity_id = ? AND channel_code = ? AND direction_code = ?
+                        """, key.entityId(), key.channel(), key.direction().name()))
+                .as("two events of 10 approved, each counted once")
+                .containsExactly(Map.of("amount", BigDecimal.valueOf(20), "count", 2L));
+        assertThat(registry.get("risk.decider.batch.replay.retries").counter().count())
+                .isEqualTo(1.0);
     }
 
     private void awaitAWaiterForTheLockOf(BusinessKey key) throws InterruptedException {
