@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.risklimits.support.TestInfrastructure;
-import java.math.BigDecimal;
 import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
@@ -40,6 +39,7 @@ class BatchDecisionStoreIT {
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final DeciderMetrics metrics = new DeciderMetrics(registry);
     private final HourlyUsageRepository summed = new HourlyUsageRepository(JdbcClient.create(dataSource));
+    private final RequestLogRepository requestLog = new RequestLogRepository(JdbcClient.create(dataSource));
 
     /**
      * The usage read is sent with the locks, before the database clock has named the batch's hour
@@ -111,18 +111,9 @@ class BatchDecisionStoreIT {
 
         for (Decision decision : decisions) {
             BusinessKey key = decision.fields().businessKey().orElseThrow();
-            String stored = db.queryForObject(
-                    """
-                    SELECT limits::text
-                    FROM risk_request_log
-                    WHERE entity_id = ? AND channel_code = ? AND direction_code = ? AND dedupe_id = ?
-                    """,
-                    String.class,
-                    key.entityId(),
-                    key.channel(),
-                    key.direction().name(),
-                    decision.dedupeId());
-            assertThat(DecisionJson.limits(stored))
+            Decision filed = requestLog.find(key, decision.dedupeId()).orElseThrow();
+            // as written and read back: a window without a limit is spelled out as unlimited
+            assertThat(filed.limits())
                     .as("stored limits of %s", key)
                     .isEqualTo(DecisionJson.limits(DecisionJson.limits(limitsByKey.get(key))));
         }
@@ -143,9 +134,7 @@ class BatchDecisionStoreIT {
 
         List<Decision> answers = store.decideAll(List.of(decidedBefore, fresh, decidedBefore), anyKey -> Limits.NONE);
 
-        Decision filed = new RequestLogRepository(JdbcClient.create(dataSource))
-                .find(key, decidedBefore.dedupeId())
-                .orElseThrow();
+        Decision filed = requestLog.find(key, decidedBefore.dedupeId()).orElseThrow();
         assertThat(filed.decidedAt()).isEqualTo(stored.decidedAt());
         assertThat(answers.get(0)).isEqualTo(filed.asReplay());
         assertThat(answers.get(2)).isEqualTo(filed.asReplay());
@@ -153,14 +142,9 @@ class BatchDecisionStoreIT {
         assertThat(answers.get(1).usage().of(Window.LAST_24_HOURS))
                 .as("the fresh event sees the one decided before, once")
                 .isEqualTo(new Tally(10, 1));
-        assertThat(db.queryForList(
-                        """
-                        SELECT sum(sum_amount) AS amount, sum(tx_count) AS count
-                        FROM risk_hourly_agg
-                        WHERE entity_id = ? AND channel_code = ? AND direction_code = ?
-                        """, key.entityId(), key.channel(), key.direction().name()))
+        assertThat(summed.usageUpTo(key, answers.get(1).bucketTs()).of(Window.LAST_24_HOURS))
                 .as("two events of 10 approved, each counted once")
-                .containsExactly(Map.of("amount", BigDecimal.valueOf(20), "count", 2L));
+                .isEqualTo(new Tally(20, 2));
         assertThat(registry.get("risk.decider.batch.replay.retries").counter().count())
                 .isEqualTo(1.0);
     }
@@ -192,7 +176,7 @@ class BatchDecisionStoreIT {
                 db,
                 clock,
                 new DataSourceTransactionManager(dataSource),
-                new RequestLogRepository(JdbcClient.create(dataSource)),
+                requestLog,
                 new RunningUsageRepository(db, new WindowStartsCache(100), metrics),
                 summed,
                 metrics,
