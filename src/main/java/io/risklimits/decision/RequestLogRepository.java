@@ -43,7 +43,7 @@ class RequestLogRepository {
                                           usage, limits, errors, decided_at)
             VALUES (:entityId, :channel, :direction, :dedupeId, :bucket,
                     :decision, :reason, :amount, :currency, :occurredAt,
-                    CAST(:usage AS jsonb), CAST(:limits AS jsonb), CAST(:errors AS jsonb), :decidedAt)
+                    CAST(:usage AS json), CAST(:limits AS json), CAST(:errors AS jsonb), :decidedAt)
             """;
 
     private static final String INSERT_KEYLESS_IF_NEW = """
@@ -73,11 +73,11 @@ class RequestLogRepository {
             """;
 
     // Only APPROVED and REJECTED decisions come in batches; INVALID ones are filed one by one.
-    // A batch's decisions share a few sets of limits: each set is sent, and parsed as jsonb, once
-    // (:limitSets), and a decision names its set by number. Parsing the jsonb values was the larger
-    // part of this statement's time. A dedupe_id filed already fails the statement on the primary key
-    // (not ON CONFLICT DO NOTHING, whose check before each row reads the index twice): the batch
-    // (BatchDecisionStore) then reads the stored decisions and decides again.
+    // A batch's decisions share a few sets of limits: each set is sent, and parsed, once (:limitSets),
+    // and a decision names its set by number. The documents are json, not jsonb (V11): parsing them
+    // into jsonb was the larger part of this statement's time. A dedupe_id filed already fails the
+    // statement on the primary key (not ON CONFLICT DO NOTHING, whose check before each row reads the
+    // index twice): the batch (BatchDecisionStore) then reads the stored decisions and decides again.
     private static final String INSERT_LIMIT_CHECKED_DECISIONS = """
             INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
                                           decision, reason, amount, currency, occurred_at,
@@ -88,10 +88,10 @@ class RequestLogRepository {
             FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
                         CAST(:dedupeIds AS uuid[]), CAST(:decisions AS text[]), CAST(:reasons AS text[]),
                         CAST(:amounts AS bigint[]), CAST(:currencies AS text[]), CAST(:occurredAts AS timestamptz[]),
-                        CAST(:usages AS jsonb[]), CAST(:limitSetNumbers AS integer[]))
+                        CAST(:usages AS json[]), CAST(:limitSetNumbers AS integer[]))
                  AS decided (entity_id, channel_code, direction_code, dedupe_id, decision, reason,
                              amount, currency, occurred_at, usage, limit_set_number)
-            JOIN unnest(CAST(:limitSets AS jsonb[])) WITH ORDINALITY AS limit_set (limits, number)
+            JOIN unnest(CAST(:limitSets AS json[])) WITH ORDINALITY AS limit_set (limits, number)
               ON limit_set.number = decided.limit_set_number
             """;
 
