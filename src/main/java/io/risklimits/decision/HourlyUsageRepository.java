@@ -7,8 +7,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.springframework.jdbc.JdbcUpdateAffectedIncorrectNumberOfRowsException;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -18,7 +20,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 @Repository
 class HourlyUsageRepository {
 
-    private static final LatestBucket NO_BUCKET = new LatestBucket(Instant.EPOCH, BigDecimal.ZERO, 0);
+    private static final LatestBucket NO_BUCKET = new LatestBucket(Instant.EPOCH, BigDecimal.ZERO, 0, null);
 
     // Buckets after the decision's bucket are counted too: if the database clock ever stepped back,
     // usage is overstated, never understated.
@@ -51,10 +53,36 @@ class HourlyUsageRepository {
     private static final String RUNNING_TOTALS_WRITTEN_BY_STATEMENT =
             "SELECT set_config('risk.running_totals_written_by', 'statement', true)";
 
-    // The usual case: no key has a bucket after this one. A new bucket continues from the key's
-    // latest bucket as read under its lock (the totals come with the parameters); an existing one, the
-    // key's latest, moves by what is added. Should the triggers not stand aside, they compute the same
-    // totals (there are no later buckets to carry forward to): slower, never wrong.
+    // The usual case: no key has a bucket after this one. Most keys already have this hour's bucket,
+    // their latest: it is updated where the usage read found it under the key's lock (its ctid),
+    // without a second descent of the primary key. Under the lock no other decider writes the key's
+    // buckets; should another writer (an operator) have moved the row all the same, the row is not
+    // found there, and the count of rows updated fails the batch, whose events are then decided one by
+    // one (BatchDecider), each looking its bucket up by key.
+    private static final String ADD_TO_CURRENT_BUCKETS_WHERE_READ = """
+            WITH updated AS (
+                UPDATE risk_hourly_agg bucket
+                SET sum_amount     = bucket.sum_amount + added.sum_amount,
+                    tx_count       = bucket.tx_count + added.tx_count,
+                    running_amount = bucket.running_amount + added.sum_amount,
+                    running_count  = bucket.running_count + added.tx_count
+                FROM unnest(CAST(:rowIds AS tid[]), CAST(:entityIds AS uuid[]), CAST(:channels AS text[]),
+                            CAST(:directions AS text[]), CAST(:amounts AS bigint[]), CAST(:counts AS integer[]))
+                     AS added (row_id, entity_id, channel_code, direction_code, sum_amount, tx_count)
+                WHERE bucket.ctid = added.row_id
+                  AND bucket.entity_id = added.entity_id
+                  AND bucket.channel_code = added.channel_code
+                  AND bucket.direction_code = added.direction_code
+                  AND bucket.bucket_ts = :bucket
+                RETURNING 1
+            )
+            SELECT count(*) FROM updated
+            """;
+
+    // The other keys of the usual case: a new bucket continues from the key's latest bucket as read
+    // under its lock (the totals come with the parameters). Should the bucket exist after all, it moves
+    // by what is added. Should the triggers not stand aside, they compute the same totals (there are no
+    // later buckets to carry forward to): slower, never wrong.
     private static final String ADD_TO_LATEST_BUCKETS = """
             INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count,
                                          running_amount, running_count)
@@ -172,24 +200,64 @@ class HourlyUsageRepository {
             trip.execute(RUNNING_TOTALS_WRITTEN_BY_STATEMENT, new MapSqlParameterSource());
             trip.execute(ADD_TO_BUCKETS, added(approved, bucket));
         } else {
-            List<LatestBucket> after = new ArrayList<>(approved.size());
-            approved.forEach((key, tally) ->
-                    after.add(latestBuckets.getOrDefault(key, NO_BUCKET).followedBy(bucket, tally)));
-            trip.execute(
-                    ADD_TO_LATEST_BUCKETS,
-                    added(approved, bucket)
-                            .addValue(
-                                    "runningAmounts",
-                                    after.stream()
-                                            .map(totals ->
-                                                    totals.runningAmount().toPlainString())
-                                            .toArray(String[]::new))
-                            .addValue(
-                                    "runningCounts",
-                                    after.stream()
-                                            .map(LatestBucket::runningCount)
-                                            .toArray(Long[]::new)));
+            Map<BusinessKey, Tally> toCurrent = new LinkedHashMap<>();
+            Map<BusinessKey, Tally> toNew = new LinkedHashMap<>();
+            approved.forEach((key, tally) -> {
+                LatestBucket latest = latestBuckets.get(key);
+                boolean current = latest != null
+                        && latest.rowId() != null
+                        && latest.bucketTs().equals(bucket);
+                (current ? toCurrent : toNew).put(key, tally);
+            });
+            addToCurrentBuckets(toCurrent, bucket, latestBuckets, trip);
+            addToNewBuckets(toNew, bucket, latestBuckets, trip);
         }
+    }
+
+    private static void addToCurrentBuckets(
+            Map<BusinessKey, Tally> approved,
+            Instant bucket,
+            Map<BusinessKey, LatestBucket> latestBuckets,
+            RoundTrip trip) {
+        if (approved.isEmpty()) {
+            return;
+        }
+        String[] rowIds = approved.keySet().stream()
+                .map(key -> latestBuckets.get(key).rowId())
+                .toArray(String[]::new);
+        trip.query(ADD_TO_CURRENT_BUCKETS_WHERE_READ, added(approved, bucket).addValue("rowIds", rowIds), rs -> {
+            rs.next();
+            int updated = rs.getInt(1);
+            if (updated != approved.size()) {
+                throw new JdbcUpdateAffectedIncorrectNumberOfRowsException(
+                        "adding to this hour's buckets where they were read", approved.size(), updated);
+            }
+            return updated;
+        });
+    }
+
+    private static void addToNewBuckets(
+            Map<BusinessKey, Tally> approved,
+            Instant bucket,
+            Map<BusinessKey, LatestBucket> latestBuckets,
+            RoundTrip trip) {
+        if (approved.isEmpty()) {
+            return;
+        }
+        List<LatestBucket> after = new ArrayList<>(approved.size());
+        approved.forEach((key, tally) ->
+                after.add(latestBuckets.getOrDefault(key, NO_BUCKET).followedBy(bucket, tally)));
+        trip.execute(
+                ADD_TO_LATEST_BUCKETS,
+                added(approved, bucket)
+                        .addValue(
+                                "runningAmounts",
+                                after.stream()
+                                        .map(totals -> totals.runningAmount().toPlainString())
+                                        .toArray(String[]::new))
+                        .addValue(
+                                "runningCounts",
+                                after.stream().map(LatestBucket::runningCount).toArray(Long[]::new)));
     }
 
     /** Each key's added tally and the bucket, as parameters. */

@@ -40,7 +40,7 @@ class RunningUsageRepository {
     private static final String SELECT_USAGE = """
             SELECT key.entity_id, key.channel_code, key.direction_code,
                    latest.bucket_ts AS latest_bucket_ts, latest.running_amount AS latest_running_amount,
-                   latest.running_count AS latest_running_count,
+                   latest.running_count AS latest_running_count, latest.ctid AS latest_row_id,
                    coalesce(since_24h.amount_before, latest.running_amount, 0) AS amount_before_24h,
                    coalesce(since_24h.count_before, latest.running_count, 0)   AS count_before_24h,
                    coalesce(since_7d.amount_before, latest.running_amount, 0)  AS amount_before_7d,
@@ -51,7 +51,7 @@ class RunningUsageRepository {
             FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
                         CAST(:readStarts AS boolean[]))
                  AS key (entity_id, channel_code, direction_code, read_starts)
-            LEFT JOIN LATERAL (SELECT bucket_ts, running_amount, running_count
+            LEFT JOIN LATERAL (SELECT ctid, bucket_ts, running_amount, running_count
                                FROM risk_hourly_agg bucket
                                WHERE bucket.entity_id = key.entity_id
                                  AND bucket.channel_code = key.channel_code
@@ -182,7 +182,10 @@ class RunningUsageRepository {
         return bucketTs == null
                 ? null
                 : new LatestBucket(
-                        bucketTs, rs.getBigDecimal("latest_running_amount"), rs.getLong("latest_running_count"));
+                        bucketTs,
+                        rs.getBigDecimal("latest_running_amount"),
+                        rs.getLong("latest_running_count"),
+                        rs.getString("latest_row_id"));
     }
 
     private static WindowStarts windowStarts(ResultSet rs) throws SQLException {

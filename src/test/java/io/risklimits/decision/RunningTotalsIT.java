@@ -18,6 +18,7 @@ import java.util.Random;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.JdbcUpdateAffectedIncorrectNumberOfRowsException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -121,6 +122,43 @@ class RunningTotalsIT {
                         "1 updated, 1 HOT",
                         "1 updated, 1 HOT");
         assertThat(mismatches(entity)).isEmpty();
+    }
+
+    /**
+     * The batched decider adds to this hour's bucket where its usage read found the row. Should the
+     * row have moved since (another writer updated it, although the decider holds the key's lock), the
+     * write must fail, not add nothing.
+     */
+    @Test
+    void aBucketThatMovedSinceItWasReadFailsTheWriteInsteadOfLosingTheAmount() {
+        UUID entity = UUID.randomUUID();
+        BusinessKey key = new BusinessKey(entity, "CARD", Direction.OUT);
+        Instant bucket = START.toInstant(ZoneOffset.UTC);
+        addToBucket(entity, 0, 40);
+
+        assertThatThrownBy(() -> transaction.executeWithoutResult(status -> {
+                    db.queryForObject(
+                            "SELECT risk_begin_batch_decision(ARRAY[?]::uuid[], ARRAY['CARD'], ARRAY['OUT'])",
+                            OffsetDateTime.class,
+                            entity);
+                    Map<BusinessKey, LatestBucket> read =
+                            usage.usageUpTo(List.of(key), bucket).latestBuckets();
+                    db.update(
+                            "UPDATE risk_hourly_agg SET tx_count = tx_count WHERE entity_id = ? AND bucket_ts = ?",
+                            entity,
+                            START);
+                    RoundTrip trip = new RoundTrip(db);
+                    buckets.addToBuckets(Map.of(key, new Tally(10, 1)), bucket, read, trip);
+                    trip.run();
+                }))
+                .isInstanceOf(JdbcUpdateAffectedIncorrectNumberOfRowsException.class);
+
+        assertThat(db.queryForObject(
+                        "SELECT sum_amount FROM risk_hourly_agg WHERE entity_id = ? AND bucket_ts = ?",
+                        Long.class,
+                        entity,
+                        START))
+                .isEqualTo(40);
     }
 
     /**

@@ -88,7 +88,7 @@ class WindowStartsCacheTest {
                 Window.LAST_7_DAYS, new WindowStarts.Before(BigDecimal.valueOf(400), 4),
                 Window.LAST_30_DAYS, new WindowStarts.Before(BigDecimal.ZERO, 0)));
 
-        Usage usage = before.usageUpTo(new LatestBucket(TEN_O_CLOCK, BigDecimal.valueOf(1000), 10));
+        Usage usage = before.usageUpTo(new LatestBucket(TEN_O_CLOCK, BigDecimal.valueOf(1000), 10, null));
 
         assertThat(usage.of(Window.LAST_24_HOURS)).isEqualTo(new Tally(100, 1));
         assertThat(usage.of(Window.LAST_7_DAYS)).isEqualTo(new Tally(600, 6));
