@@ -58,7 +58,10 @@ class HourlyUsageRepository {
     // without a second descent of the primary key. Under the lock no other decider writes the key's
     // buckets; should another writer (an operator) have moved the row all the same, the row is not
     // found there, and the count of rows updated fails the batch, whose events are then decided one by
-    // one (BatchDecider), each looking its bucket up by key.
+    // one (BatchDecider), each looking its bucket up by key. The row found at the ctid must be the
+    // key's bucket of this hour; that is checked with IS NOT DISTINCT FROM rather than =, which the
+    // planner does not take for an index condition: with bucket_ts = :bucket it read all of this
+    // hour's buckets through the archive index (statistics predate the hour) and hash-joined them.
     private static final String ADD_TO_CURRENT_BUCKETS_WHERE_READ = """
             WITH updated AS (
                 UPDATE risk_hourly_agg bucket
@@ -70,10 +73,8 @@ class HourlyUsageRepository {
                             CAST(:directions AS text[]), CAST(:amounts AS bigint[]), CAST(:counts AS integer[]))
                      AS added (row_id, entity_id, channel_code, direction_code, sum_amount, tx_count)
                 WHERE bucket.ctid = added.row_id
-                  AND bucket.entity_id = added.entity_id
-                  AND bucket.channel_code = added.channel_code
-                  AND bucket.direction_code = added.direction_code
-                  AND bucket.bucket_ts = :bucket
+                  AND (bucket.entity_id, bucket.channel_code, bucket.direction_code, bucket.bucket_ts)
+                      IS NOT DISTINCT FROM (added.entity_id, added.channel_code, added.direction_code, :bucket)
                 RETURNING 1
             )
             SELECT count(*) FROM updated
