@@ -202,31 +202,31 @@ class HourlyUsageRepository {
             trip.execute(ADD_TO_BUCKETS, added(approved, bucket));
         } else {
             Map<BusinessKey, Tally> toCurrent = new LinkedHashMap<>();
+            List<String> currentRowIds = new ArrayList<>();
             Map<BusinessKey, Tally> toNew = new LinkedHashMap<>();
             approved.forEach((key, tally) -> {
                 LatestBucket latest = latestBuckets.get(key);
-                boolean current = latest != null
-                        && latest.rowId() != null
-                        && latest.bucketTs().equals(bucket);
-                (current ? toCurrent : toNew).put(key, tally);
+                if (latest != null && latest.bucketTs().equals(bucket)) {
+                    toCurrent.put(key, tally);
+                    currentRowIds.add(latest.rowId());
+                } else {
+                    toNew.put(key, tally);
+                }
             });
-            addToCurrentBuckets(toCurrent, bucket, latestBuckets, trip);
-            addToNewBuckets(toNew, bucket, latestBuckets, trip);
+            if (!toCurrent.isEmpty()) {
+                addToCurrentBuckets(toCurrent, currentRowIds, bucket, trip);
+            }
+            if (!toNew.isEmpty()) {
+                addToNewBuckets(toNew, bucket, latestBuckets, trip);
+            }
         }
     }
 
+    /** The keys' buckets of this hour, found at rowIds (in the keys' order) by the usage read. */
     private static void addToCurrentBuckets(
-            Map<BusinessKey, Tally> approved,
-            Instant bucket,
-            Map<BusinessKey, LatestBucket> latestBuckets,
-            RoundTrip trip) {
-        if (approved.isEmpty()) {
-            return;
-        }
-        String[] rowIds = approved.keySet().stream()
-                .map(key -> latestBuckets.get(key).rowId())
-                .toArray(String[]::new);
-        trip.query(ADD_TO_CURRENT_BUCKETS_WHERE_READ, added(approved, bucket).addValue("rowIds", rowIds), rs -> {
+            Map<BusinessKey, Tally> approved, List<String> rowIds, Instant bucket, RoundTrip trip) {
+        MapSqlParameterSource parameters = added(approved, bucket).addValue("rowIds", rowIds.toArray(String[]::new));
+        trip.query(ADD_TO_CURRENT_BUCKETS_WHERE_READ, parameters, rs -> {
             rs.next();
             int updated = rs.getInt(1);
             if (updated != approved.size()) {
@@ -242,9 +242,6 @@ class HourlyUsageRepository {
             Instant bucket,
             Map<BusinessKey, LatestBucket> latestBuckets,
             RoundTrip trip) {
-        if (approved.isEmpty()) {
-            return;
-        }
         List<LatestBucket> after = new ArrayList<>(approved.size());
         approved.forEach((key, tally) ->
                 after.add(latestBuckets.getOrDefault(key, NO_BUCKET).followedBy(bucket, tally)));
