@@ -294,11 +294,15 @@ class DecisionBenchmark {
             service.resume();
             RunResult.Throughput throughput = throughput(service, watch, start, produced, resumedMillis);
             if (statementStats) {
-                System.out.printf("Benchmark: %s %s: server time by statement%n", scenario.name(), service.mode());
-                database.topStatements(12).forEach(line -> System.out.println("  " + line));
-                System.out.println("  " + database.bucketUpdates());
+                printStatements(scenario.name() + " " + service.mode() + " throughput phase");
             }
             return throughput;
+        }
+
+        private void printStatements(String phase) {
+            System.out.printf("Benchmark: %s: server time by statement%n", phase);
+            database.topStatements(12).forEach(line -> System.out.println("  " + line));
+            System.out.println("  " + database.bucketUpdates());
         }
 
         /** The phase of median decisions per second, with the median CPU per decision of all the phases. */
@@ -421,10 +425,14 @@ class DecisionBenchmark {
             int events = (int) Math.max(1, Math.round(rate * duration.toSeconds()));
             Map<TopicPartition, Long> eventsFrom = kafka.endOffsets(topics.transactions());
             Map<TopicPartition, Long> before = kafka.endOffsets(topics.decisions());
+            boolean statementStats = database.resetStatementStats();
             PhaseWatch watch = PhaseWatch.start(service);
             Map<String, Long> scheduled = driver.produceAtRate(topics.transactions(), stream, events, rate);
             kafka.awaitRecords(topics.decisions(), before, events, options.phaseTimeout());
             watch.printSince(phase, service, events);
+            if (statementStats) {
+                printStatements(phase);
+            }
             Map<String, DecisionLog.Appended> decided =
                     decisions.read(before, scheduled.keySet(), options.phaseTimeout());
             Map<String, Long> appended =
