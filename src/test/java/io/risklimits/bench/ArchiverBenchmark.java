@@ -103,7 +103,7 @@ class ArchiverBenchmark {
             EventStream stream) {
         int events = (int) (RATE * LATENCY_SECONDS);
         Map<TopicPartition, Long> before = kafka.endOffsets(topics.decisions());
-        Map<String, Long> scheduled = driver.produceAtRate(topics.transactions(), stream, events, RATE);
+        Map<String, Long> scheduled = driver.produceAtRate(topics.transactions(), stream.next(events), RATE);
         kafka.awaitRecords(topics.decisions(), before, events, Duration.ofMinutes(5));
         Map<String, DecisionLog.Appended> decided = decisions.read(before, scheduled.keySet(), Duration.ofMinutes(5));
         return new Latencies(decided.entrySet().stream()

@@ -343,7 +343,7 @@ class DecisionBenchmark {
                 double pacedRate = options.latencyLoadShare() * eventsPerRound / secondsSince(startedNanos);
                 int pacedEvents = (int) Math.max(1, Math.round(pacedRate * WARM_UP_PACED_SECONDS));
                 before = kafka.endOffsets(topics.decisions());
-                driver.produceAtRate(topics.transactions(), stream, pacedEvents, pacedRate);
+                driver.produceAtRate(topics.transactions(), stream.next(pacedEvents), pacedRate);
                 kafka.awaitRecords(topics.decisions(), before, pacedEvents, options.phaseTimeout());
                 Optional<Double> jitCores =
                         jitBefore.flatMap(earlier -> JitActivity.now().map(later -> later.coresSince(earlier)));
@@ -422,14 +422,14 @@ class DecisionBenchmark {
         private RunResult.Latency latency(
                 ServiceUnderTest service, EventStream stream, double rate, Duration duration, String phase) {
             RunningService.Topics topics = service.topics();
-            int events = (int) Math.max(1, Math.round(rate * duration.toSeconds()));
+            List<EventStream.Event> events = stream.next((int) Math.max(1, Math.round(rate * duration.toSeconds())));
             Map<TopicPartition, Long> eventsFrom = kafka.endOffsets(topics.transactions());
             Map<TopicPartition, Long> before = kafka.endOffsets(topics.decisions());
             boolean statementStats = database.resetStatementStats();
             PhaseWatch watch = PhaseWatch.start(service);
-            Map<String, Long> scheduled = driver.produceAtRate(topics.transactions(), stream, events, rate);
-            kafka.awaitRecords(topics.decisions(), before, events, options.phaseTimeout());
-            watch.printSince(phase, service, events);
+            Map<String, Long> scheduled = driver.produceAtRate(topics.transactions(), events, rate);
+            kafka.awaitRecords(topics.decisions(), before, events.size(), options.phaseTimeout());
+            watch.printSince(phase, service, events.size());
             if (statementStats) {
                 printStatements(phase);
             }

@@ -2,8 +2,10 @@ package io.risklimits.bench;
 
 import io.risklimits.support.Events;
 import io.risklimits.support.TestKafka;
+import java.util.List;
 import java.util.Random;
 import java.util.UUID;
+import java.util.stream.Stream;
 
 /**
  * The fixed stream of a scenario: which key and which amount, drawn from a seeded generator, so
@@ -27,6 +29,11 @@ final class EventStream {
 
     /** One event as a producer would send it. */
     record Event(String dedupeId, byte[] recordKey, byte[] payload) {}
+
+    /** The next count events, built now. */
+    List<Event> next(int count) {
+        return Stream.generate(this::next).limit(count).toList();
+    }
 
     Event next() {
         int keyIndex =
