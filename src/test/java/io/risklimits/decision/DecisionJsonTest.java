@@ -7,9 +7,12 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 class DecisionJsonTest {
 
@@ -92,6 +95,28 @@ class DecisionJsonTest {
         assertThat(DecisionJson.limits(DecisionJson.limits(LIMITS))).isEqualTo(LIMITS_READ_BACK);
         List<FieldError> errors = List.of(new FieldError("currency", "must be USD"));
         assertThat(DecisionJson.errors(DecisionJson.errors(errors))).isEqualTo(errors);
+    }
+
+    @Property(tries = 300)
+    void usageTextIsTheTextJacksonWrites(
+            @ForAll long amount24h,
+            @ForAll long count24h,
+            @ForAll long amount7d,
+            @ForAll long count7d,
+            @ForAll long amount30d,
+            @ForAll long count30d) {
+        Usage usage = new Usage(Map.of(
+                Window.LAST_24_HOURS, new Tally(amount24h, count24h),
+                Window.LAST_7_DAYS, new Tally(amount7d, count7d),
+                Window.LAST_30_DAYS, new Tally(amount30d, count30d)));
+        ObjectNode expected = JSON.createObjectNode();
+        for (Window window : Window.values()) {
+            expected.putObject(window.label())
+                    .put("amount", usage.of(window).amount())
+                    .put("count", usage.of(window).count());
+        }
+
+        assertThat(DecisionJson.usage(usage)).isEqualTo(JSON.writeValueAsString(expected));
     }
 
     @Test
