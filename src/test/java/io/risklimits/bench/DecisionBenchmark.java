@@ -438,8 +438,13 @@ class DecisionBenchmark {
                     decisions.read(before, scheduled.keySet(), options.phaseTimeout());
             Map<String, Long> appended =
                     decisions.eventsAppended(eventsFrom, scheduled.keySet(), options.phaseTimeout());
-            System.out.println("Benchmark: worst latency (ms) from scheduled of the events scheduled in each second: "
-                    + worstPerSecond(decided, scheduled));
+            System.out.println(
+                    "Benchmark: worst latency (ms) from scheduled of the events scheduled in each second from "
+                            + Instant.ofEpochMilli(scheduled.values().stream()
+                                    .mapToLong(Long::longValue)
+                                    .min()
+                                    .orElse(0))
+                            + ": " + worstPerSecond(decided, scheduled));
             return new RunResult.Latency(
                     rate,
                     decided.size(),
