@@ -50,7 +50,7 @@ final class LoadDriver implements AutoCloseable {
     }
 
     /**
-     * Sends count events on a fixed schedule (open loop), waking once a millisecond to send the
+     * Sends the events on a fixed schedule (open loop), waking once a millisecond to send the
      * events that are due: waking once per event would spend a core of this two-core machine on
      * the load generator. The events come built (EventStream.next(count)), so that building them
      * takes no CPU from the service while it is measured. Returns dedupe id -> scheduled millis, not
