@@ -406,9 +406,7 @@ class DecisionBenchmark {
 
         /** Whether the tail comes from a few stalls or from every second alike. */
         private static List<Long> worstPerSecond(
-                Map<String, DecisionLog.Appended> decided, Map<String, Long> scheduled) {
-            long firstMillis =
-                    scheduled.values().stream().mapToLong(Long::longValue).min().orElse(0);
+                Map<String, DecisionLog.Appended> decided, Map<String, Long> scheduled, long firstMillis) {
             Map<Long, Long> bySecond = decided.entrySet().stream()
                     .collect(Collectors.toMap(
                             entry -> (scheduled.get(entry.getKey()) - firstMillis) / 1000,
@@ -438,13 +436,12 @@ class DecisionBenchmark {
                     decisions.read(before, scheduled.keySet(), options.phaseTimeout());
             Map<String, Long> appended =
                     decisions.eventsAppended(eventsFrom, scheduled.keySet(), options.phaseTimeout());
+            long firstScheduled =
+                    scheduled.values().stream().mapToLong(Long::longValue).min().orElse(0);
             System.out.println(
                     "Benchmark: worst latency (ms) from scheduled of the events scheduled in each second from "
-                            + Instant.ofEpochMilli(scheduled.values().stream()
-                                    .mapToLong(Long::longValue)
-                                    .min()
-                                    .orElse(0))
-                            + ": " + worstPerSecond(decided, scheduled));
+                            + Instant.ofEpochMilli(firstScheduled)
+                            + ": " + worstPerSecond(decided, scheduled, firstScheduled));
             return new RunResult.Latency(
                     rate,
                     decided.size(),
