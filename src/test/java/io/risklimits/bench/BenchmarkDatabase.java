@@ -84,8 +84,10 @@ final class BenchmarkDatabase {
         String version = jdbc.queryForObject("SHOW server_version", String.class);
         String sharedBuffers = jdbc.queryForObject("SHOW shared_buffers", String.class);
         String synchronousCommit = jdbc.queryForObject("SHOW synchronous_commit", String.class);
+        String maxWalSize = jdbc.queryForObject("SHOW max_wal_size", String.class);
+        String checkpointTimeout = jdbc.queryForObject("SHOW checkpoint_timeout", String.class);
         return "PostgreSQL " + version + ", shared_buffers " + sharedBuffers + ", synchronous_commit "
-                + synchronousCommit;
+                + synchronousCommit + ", max_wal_size " + maxWalSize + ", checkpoint_timeout " + checkpointTimeout;
     }
 
     /**

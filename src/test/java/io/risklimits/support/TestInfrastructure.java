@@ -83,6 +83,11 @@ public final class TestInfrastructure {
                     // (-Drisk.test.postgres.fsync=on, pom's benchmark profile), as on any production server,
                     // so that each mode pays for the commits it makes
                     .setServerConfig("fsync", System.getProperty("risk.test.postgres.fsync", "off"))
+                    // PostgreSQL's defaults (1 GB, 5 min), which the benchmark raises as a write-heavy server
+                    // would be set up: at the benchmark's WAL rate they forced a checkpoint every 10-40 s
+                    .setServerConfig("max_wal_size", System.getProperty("risk.test.postgres.max-wal-size", "1GB"))
+                    .setServerConfig(
+                            "checkpoint_timeout", System.getProperty("risk.test.postgres.checkpoint-timeout", "5min"))
                     // the benchmark's -Dbench.statements=true: time spent per statement
                     .setServerConfig(
                             "shared_preload_libraries",
