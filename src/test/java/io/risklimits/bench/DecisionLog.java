@@ -1,6 +1,7 @@
 package io.risklimits.bench;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -10,6 +11,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Reads the decisions and events of a phase back from their topics, once the phase is over. */
@@ -17,8 +19,11 @@ final class DecisionLog {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    /** The first decision message of one dedupe_id: its append time and verdict. */
-    record Appended(long appendedMillis, boolean approved) {}
+    /**
+     * The first decision message of one dedupe_id: its append time, its verdict, and its decided_at
+     * (the database clock once the batch's locks were taken), which splits the latency in two.
+     */
+    record Appended(long appendedMillis, boolean approved, long decidedAtMillis) {}
 
     private final String bootstrapServers;
 
@@ -32,16 +37,16 @@ final class DecisionLog {
      */
     Map<String, Appended> read(Map<TopicPartition, Long> from, Set<String> wanted, Duration timeout) {
         Map<String, Appended> decisions = new HashMap<>(wanted.size() * 2);
-        firstOfEach(from, wanted, timeout)
-                .forEach((dedupeId, record) -> decisions.put(
-                        dedupeId,
-                        new Appended(
-                                record.timestamp(),
-                                "APPROVED"
-                                        .equals(JSON.readTree(record.value())
-                                                .get("decision")
-                                                .stringValue()))));
+        firstOfEach(from, wanted, timeout).forEach((dedupeId, record) -> decisions.put(dedupeId, appended(record)));
         return decisions;
+    }
+
+    private static Appended appended(ConsumerRecord<byte[], byte[]> record) {
+        JsonNode decision = JSON.readTree(record.value());
+        return new Appended(
+                record.timestamp(),
+                "APPROVED".equals(decision.get("decision").stringValue()),
+                Instant.parse(decision.get("decided_at").stringValue()).toEpochMilli());
     }
 
     /**
