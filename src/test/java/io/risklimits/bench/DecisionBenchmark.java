@@ -54,6 +54,7 @@ class DecisionBenchmark {
     @Test
     void decisionsPerSecondAndLatency() {
         long startedNanos = System.nanoTime();
+        System.out.println("Benchmark: " + database.describeServer() + "; host writeback " + HostWriteback.describe());
         database.setSynchronousCommit(options.synchronousCommit());
         database.insertChannelLimits();
         database.autovacuumRequestLogAsIfFull();
@@ -152,6 +153,7 @@ class DecisionBenchmark {
                 "os", System.getProperty("os.name") + " " + System.getProperty("os.arch"),
                 "infrastructure", infrastructure.description(),
                 "database", server,
+                "host_writeback", HostWriteback.describe(),
                 "duration_seconds", Math.round(seconds));
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("events", options.events());
