@@ -54,7 +54,7 @@ class DecisionBenchmark {
     @Test
     void decisionsPerSecondAndLatency() {
         long startedNanos = System.nanoTime();
-        System.out.println("Benchmark: " + database.describeServer() + "; host writeback " + HostWriteback.describe());
+        System.out.println("Benchmark: host writeback " + HostWriteback.describe());
         database.setSynchronousCommit(options.synchronousCommit());
         database.insertChannelLimits();
         database.autovacuumRequestLogAsIfFull();

@@ -32,7 +32,9 @@ final class HostWriteback {
 
     private static String setting(String name) {
         try {
-            return "vm." + name + "=" + Files.readString(VM.resolve(name)).trim();
+            // readAllLines, not readString: /proc files report a size of 0, and readString read one byte
+            return "vm." + name + "="
+                    + Files.readAllLines(VM.resolve(name)).get(0).trim();
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
