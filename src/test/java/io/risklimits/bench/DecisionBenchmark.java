@@ -456,9 +456,9 @@ class DecisionBenchmark {
         /**
          * Where the latency went, split at each decision's decided_at (the database clock once its
          * batch's locks were taken; here the broker's clock too, one machine): before it, the wait for a
-         * poll and for the locks; after it, the
-         * rest of the transaction, the commit and the publish. Printed for all events and for the
-         * slowest hundredth, whose split says where the tail comes from.
+         * poll and for the locks; after it, the rest of the transaction, the commit and the publish.
+         * Printed for all events and for the slowest hundredth, whose split says where the tail comes
+         * from.
          */
         private static void printLatencySplit(
                 String phase, Map<String, DecisionLog.Appended> decided, Map<String, Long> eventAppended) {
