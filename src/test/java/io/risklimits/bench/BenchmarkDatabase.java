@@ -10,8 +10,10 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import javax.sql.DataSource;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -143,6 +145,88 @@ final class BenchmarkDatabase {
             return rows;
         } catch (SQLException e) {
             throw new IllegalStateException("Loading history failed", e);
+        }
+    }
+
+    // Decisions of an hour past retention, a typical approval's usage and limits as the decider writes them.
+    private static final String INSERT_OLD_DECISIONS = """
+            INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
+                                          decision, amount, currency, occurred_at, usage, limits, decided_at)
+            SELECT business_key.entity_id, ?, business_key.direction_code, gen_random_uuid(), ?::timestamp,
+                   'APPROVED', 1250, 'USD', ?, ?::json, ?::json, ?
+            FROM unnest(?::uuid[], ?::text[]) AS business_key(entity_id, direction_code)
+            CROSS JOIN generate_series(1, ?)
+            """;
+
+    private static final String OLD_USAGE = """
+            {"24h":{"amount":2500,"count":2},"7d":{"amount":1826250,"count":1461},\
+            "30d":{"amount":1826250,"count":1461}}""";
+    private static final String OLD_LIMITS = """
+            {"24h":{"amount":50000000,"count":5000},"7d":{"amount":200000000,"count":20000},\
+            "30d":{"amount":500000000,"count":50000}}""";
+
+    // One in 4,096 stays, as rows of a later hour would: VACUUM cuts empty pages off a table's end.
+    private static final String DELETE_OLD_DECISIONS = """
+            DELETE FROM risk_request_log
+            WHERE bucket_ts = ?::timestamp AND channel_code = ? AND dedupe_id::text NOT LIKE '000%'
+            """;
+
+    /**
+     * Writes decisions past retention and deletes them as the archiver would, so that the request log
+     * has the free space of a log at its steady size, which the next VACUUM (settle()) records. Returns
+     * the rows written.
+     */
+    long writeAndDeleteOldDecisions(BenchmarkKeys keys, int perKey) {
+        Instant hour = loadHour.minus(40, ChronoUnit.DAYS);
+        long rows = 0;
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement insert = connection.prepareStatement(INSERT_OLD_DECISIONS)) {
+            for (int from = 0; from < keys.size(); from += KEYS_PER_STATEMENT) {
+                int to = Math.min(keys.size(), from + KEYS_PER_STATEMENT);
+                insert.setString(1, BenchmarkKeys.CHANNEL);
+                insert.setObject(2, utc(hour));
+                insert.setObject(3, hour.atOffset(ZoneOffset.UTC));
+                insert.setString(4, OLD_USAGE);
+                insert.setString(5, OLD_LIMITS);
+                insert.setObject(6, hour.atOffset(ZoneOffset.UTC));
+                insert.setArray(7, uuidArray(connection, keys.entityIds().subList(from, to)));
+                insert.setArray(
+                        8,
+                        connection.createArrayOf(
+                                "text", keys.directions().subList(from, to).toArray()));
+                insert.setInt(9, perKey);
+                rows += insert.executeUpdate();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Writing old decisions failed", e);
+        }
+        jdbc.update(DELETE_OLD_DECISIONS, utc(hour), BenchmarkKeys.CHANNEL);
+        return rows;
+    }
+
+    /**
+     * Pages that client sessions have added to tables and indexes, and written out of shared buffers
+     * to make room, since the server started (pg_stat_io, PostgreSQL 16 and later). Both are left to the
+     * kernel to write back; a new page is written to its file as zeros.
+     */
+    Optional<SessionWrites> sessionWrites() {
+        try {
+            return Optional.ofNullable(jdbc.queryForObject(
+                    """
+                    SELECT coalesce(sum(extends), 0) AS extended, coalesce(sum(writes), 0) AS written
+                    FROM pg_stat_io WHERE backend_type = 'client backend'
+                    """, (rs, row) -> new SessionWrites(rs.getLong("extended"), rs.getLong("written"))));
+        } catch (DataAccessException olderThan16) {
+            return Optional.empty();
+        }
+    }
+
+    record SessionWrites(long extended, long written) {
+
+        String since(SessionWrites earlier) {
+            return String.format(
+                    "%,d pages added to tables and indexes, %,d written out of shared buffers",
+                    extended - earlier.extended, written - earlier.written);
         }
     }
 

@@ -15,6 +15,8 @@ import java.util.Optional;
  *     after the same reset; the median is the result (on two cores one measurement can differ from
  *     the next by a fifth or more)
  * @param keys business keys per key set; the hot-key scenario puts half its events on one of them
+ * @param oldDecisionsPerKey decisions past retention written and deleted per key before the runs, so
+ *     that the request log has the free space of a log at its steady size (0: a young log, which grows)
  * @param modes values of risk.decider.mode to compare, the baseline first
  * @param scenarios names of the scenarios to run, see {@link Scenario}
  * @param concurrency risk.decider.concurrency of the service under test
@@ -35,6 +37,7 @@ record BenchmarkOptions(
         int events,
         int throughputRepeats,
         int keys,
+        int oldDecisionsPerKey,
         List<String> modes,
         List<String> scenarios,
         int concurrency,
@@ -55,6 +58,7 @@ record BenchmarkOptions(
                 Integer.getInteger("bench.events", 60_000),
                 Math.max(1, Integer.getInteger("bench.throughput-repeats", 3)),
                 Integer.getInteger("bench.keys", 10_000),
+                Integer.getInteger("bench.old-decisions-per-key", 200),
                 list(System.getProperty("bench.modes", "per-event,batched")),
                 list(System.getProperty("bench.scenarios", String.join(",", Scenario.NAMES))),
                 Integer.getInteger("bench.concurrency", 2),

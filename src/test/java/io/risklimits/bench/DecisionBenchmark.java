@@ -62,6 +62,7 @@ class DecisionBenchmark {
                 options.scenarios().stream().map(Scenario::named).toList();
         Map<Integer, BenchmarkKeys> keysByHistoryDays = loadHistory(scenarios);
         BenchmarkKeys warmupKeys = load(BenchmarkKeys.random(WARMUP_KEYS), 1);
+        writeAndDeleteOldDecisions(keysByHistoryDays.values());
         database.settle();
 
         List<RunResult> runs = new ArrayList<>();
@@ -139,6 +140,26 @@ class DecisionBenchmark {
         return keys;
     }
 
+    /**
+     * A service that has run for longer than its retention deletes as many decisions as it adds, and
+     * its new rows reuse their space. A young request log grows instead, a page at a time, and on a
+     * host with much memory the kernel writes those new pages back in one burst about every 30 s,
+     * which stalls every commit behind it (README, "Where the last second's stall came from").
+     */
+    private void writeAndDeleteOldDecisions(Collection<BenchmarkKeys> keySets) {
+        if (options.oldDecisionsPerKey() == 0) {
+            return;
+        }
+        long startedNanos = System.nanoTime();
+        long rows = 0;
+        for (BenchmarkKeys keys : keySets) {
+            rows += database.writeAndDeleteOldDecisions(keys, options.oldDecisionsPerKey());
+        }
+        System.out.printf(
+                "Benchmark: request log at its steady size: %d decisions past retention written and deleted in %.1f s%n",
+                rows, (System.nanoTime() - startedNanos) / 1e9);
+    }
+
     private void resetAfter(BenchmarkKeys keys) {
         database.resetRunBuckets(keys);
         database.settle();
@@ -159,6 +180,7 @@ class DecisionBenchmark {
         settings.put("events", options.events());
         settings.put("throughput_repeats", options.throughputRepeats());
         settings.put("keys", options.keys());
+        settings.put("old_decisions_per_key", options.oldDecisionsPerKey());
         settings.put("modes", options.modes());
         settings.put("scenarios", options.scenarios());
         settings.put("concurrency", options.concurrency());
@@ -291,7 +313,7 @@ class DecisionBenchmark {
             Map<TopicPartition, Long> start = kafka.endOffsets(topics.decisions());
             Set<String> produced = driver.produceAll(topics.transactions(), stream, events);
             boolean statementStats = database.resetStatementStats();
-            PhaseWatch watch = PhaseWatch.start(service);
+            PhaseWatch watch = PhaseWatch.start(service, database);
             long resumedMillis = System.currentTimeMillis();
             service.resume();
             RunResult.Throughput throughput = throughput(service, watch, start, produced, resumedMillis);
@@ -427,7 +449,7 @@ class DecisionBenchmark {
             Map<TopicPartition, Long> eventsFrom = kafka.endOffsets(topics.transactions());
             Map<TopicPartition, Long> before = kafka.endOffsets(topics.decisions());
             boolean statementStats = database.resetStatementStats();
-            PhaseWatch watch = PhaseWatch.start(service);
+            PhaseWatch watch = PhaseWatch.start(service, database);
             Map<String, Long> scheduled = driver.produceAtRate(topics.transactions(), events, rate);
             kafka.awaitRecords(topics.decisions(), before, events.size(), options.phaseTimeout());
             watch.printSince(phase, service, events.size());

@@ -7,10 +7,21 @@ import java.util.Optional;
  * phase starts, printed when it ends.
  */
 record PhaseWatch(
-        Optional<MachineLoad> machine, Optional<JitActivity> jit, Optional<ProcessCpu> cpu, PollStages decider) {
+        Optional<MachineLoad> machine,
+        Optional<JitActivity> jit,
+        Optional<ProcessCpu> cpu,
+        PollStages decider,
+        BenchmarkDatabase database,
+        Optional<BenchmarkDatabase.SessionWrites> sessionWrites) {
 
-    static PhaseWatch start(ServiceUnderTest service) {
-        return new PhaseWatch(MachineLoad.now(), JitActivity.now(), ProcessCpu.now(), service.pollStages());
+    static PhaseWatch start(ServiceUnderTest service, BenchmarkDatabase database) {
+        return new PhaseWatch(
+                MachineLoad.now(),
+                JitActivity.now(),
+                ProcessCpu.now(),
+                service.pollStages(),
+                database,
+                database.sessionWrites());
     }
 
     /** Prints what the phase cost; returns its CPU per 1,000 decisions, where that can be read. */
@@ -25,6 +36,9 @@ record PhaseWatch(
                         "Benchmark: JIT compiling during the %s: %.2f cores%n", phase, later.coresSince(earlier))));
         System.out.println("Benchmark: decider during the " + phase + ": "
                 + service.pollStages().since(decider));
+        sessionWrites.ifPresent(earlier -> database.sessionWrites()
+                .ifPresent(later -> System.out.println(
+                        "Benchmark: PostgreSQL sessions during the " + phase + ": " + later.since(earlier))));
         cost.ifPresent(each -> System.out.println("Benchmark: CPU per 1,000 decisions in the " + phase + ": " + each));
         return cost;
     }
