@@ -53,6 +53,29 @@ final class BenchmarkDatabase {
             WHERE entity_id = ANY (?::uuid[]) AND channel_code = ? AND bucket_ts >= ?::timestamp
             """;
 
+    // Decisions of an hour past retention, a typical approval's usage and limits as the decider writes them.
+    private static final String INSERT_OLD_DECISIONS = """
+            INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
+                                          decision, amount, currency, occurred_at, usage, limits, decided_at)
+            SELECT business_key.entity_id, ?, business_key.direction_code, gen_random_uuid(), ?::timestamp,
+                   'APPROVED', 1250, 'USD', ?, ?::json, ?::json, ?
+            FROM unnest(?::uuid[], ?::text[]) AS business_key(entity_id, direction_code)
+            CROSS JOIN generate_series(1, ?)
+            """;
+
+    private static final String OLD_USAGE = """
+            {"24h":{"amount":2500,"count":2},"7d":{"amount":1826250,"count":1461},\
+            "30d":{"amount":7826250,"count":6261}}""";
+    private static final String OLD_LIMITS = """
+            {"24h":{"amount":50000000,"count":5000},"7d":{"amount":200000000,"count":20000},\
+            "30d":{"amount":500000000,"count":50000}}""";
+
+    // One in 4,096 stays, as rows of a later hour would: VACUUM cuts empty pages off a table's end.
+    private static final String DELETE_OLD_DECISIONS = """
+            DELETE FROM risk_request_log
+            WHERE bucket_ts = ?::timestamp AND channel_code = ? AND dedupe_id::text NOT LIKE '000%'
+            """;
+
     private static final int KEYS_PER_STATEMENT = 500;
 
     private final DataSource dataSource;
@@ -147,29 +170,6 @@ final class BenchmarkDatabase {
             throw new IllegalStateException("Loading history failed", e);
         }
     }
-
-    // Decisions of an hour past retention, a typical approval's usage and limits as the decider writes them.
-    private static final String INSERT_OLD_DECISIONS = """
-            INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
-                                          decision, amount, currency, occurred_at, usage, limits, decided_at)
-            SELECT business_key.entity_id, ?, business_key.direction_code, gen_random_uuid(), ?::timestamp,
-                   'APPROVED', 1250, 'USD', ?, ?::json, ?::json, ?
-            FROM unnest(?::uuid[], ?::text[]) AS business_key(entity_id, direction_code)
-            CROSS JOIN generate_series(1, ?)
-            """;
-
-    private static final String OLD_USAGE = """
-            {"24h":{"amount":2500,"count":2},"7d":{"amount":1826250,"count":1461},\
-            "30d":{"amount":1826250,"count":1461}}""";
-    private static final String OLD_LIMITS = """
-            {"24h":{"amount":50000000,"count":5000},"7d":{"amount":200000000,"count":20000},\
-            "30d":{"amount":500000000,"count":50000}}""";
-
-    // One in 4,096 stays, as rows of a later hour would: VACUUM cuts empty pages off a table's end.
-    private static final String DELETE_OLD_DECISIONS = """
-            DELETE FROM risk_request_log
-            WHERE bucket_ts = ?::timestamp AND channel_code = ? AND dedupe_id::text NOT LIKE '000%'
-            """;
 
     /**
      * Writes decisions past retention and deletes them as the archiver would, so that the request log
