@@ -57,9 +57,10 @@ final class BenchmarkDatabase {
     private static final String INSERT_OLD_DECISIONS = """
             INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
                                           decision, amount, currency, occurred_at, usage, limits, decided_at)
-            SELECT business_key.entity_id, ?, business_key.direction_code, gen_random_uuid(), ?::timestamp,
-                   'APPROVED', 1250, 'USD', ?, ?::json, ?::json, ?
-            FROM unnest(?::uuid[], ?::text[]) AS business_key(entity_id, direction_code)
+            SELECT business_key.entity_id, ?, business_key.direction_code, gen_random_uuid(), old.hour,
+                   'APPROVED', 1250, 'USD', old.hour AT TIME ZONE 'UTC', ?::json, ?::json, old.hour AT TIME ZONE 'UTC'
+            FROM (SELECT ?::timestamp AS hour) AS old
+            CROSS JOIN unnest(?::uuid[], ?::text[]) AS business_key(entity_id, direction_code)
             CROSS JOIN generate_series(1, ?)
             """;
 
@@ -156,11 +157,7 @@ final class BenchmarkDatabase {
                 int to = Math.min(keys.size(), from + KEYS_PER_STATEMENT);
                 insert.setString(1, BenchmarkKeys.CHANNEL);
                 insert.setObject(2, utc(loadHour));
-                insert.setArray(3, uuidArray(connection, keys.entityIds().subList(from, to)));
-                insert.setArray(
-                        4,
-                        connection.createArrayOf(
-                                "text", keys.directions().subList(from, to).toArray()));
+                setKeys(insert, 3, connection, keys, from, to);
                 insert.setInt(5, hours);
                 rows += insert.executeUpdate();
             }
@@ -184,17 +181,11 @@ final class BenchmarkDatabase {
             for (int from = 0; from < keys.size(); from += KEYS_PER_STATEMENT) {
                 int to = Math.min(keys.size(), from + KEYS_PER_STATEMENT);
                 insert.setString(1, BenchmarkKeys.CHANNEL);
-                insert.setObject(2, utc(hour));
-                insert.setObject(3, hour.atOffset(ZoneOffset.UTC));
-                insert.setString(4, OLD_USAGE);
-                insert.setString(5, OLD_LIMITS);
-                insert.setObject(6, hour.atOffset(ZoneOffset.UTC));
-                insert.setArray(7, uuidArray(connection, keys.entityIds().subList(from, to)));
-                insert.setArray(
-                        8,
-                        connection.createArrayOf(
-                                "text", keys.directions().subList(from, to).toArray()));
-                insert.setInt(9, perKey);
+                insert.setString(2, OLD_USAGE);
+                insert.setString(3, OLD_LIMITS);
+                insert.setObject(4, utc(hour));
+                setKeys(insert, 5, connection, keys, from, to);
+                insert.setInt(7, perKey);
                 rows += insert.executeUpdate();
             }
         } catch (SQLException e) {
@@ -313,6 +304,17 @@ final class BenchmarkDatabase {
                 FROM pg_stat_user_tables
                 WHERE relname = 'risk_hourly_agg'
                 """, String.class);
+    }
+
+    /** The keys from .. to as two array parameters, their entity ids at index and their directions after. */
+    private static void setKeys(
+            PreparedStatement statement, int index, Connection connection, BenchmarkKeys keys, int from, int to)
+            throws SQLException {
+        statement.setArray(index, uuidArray(connection, keys.entityIds().subList(from, to)));
+        statement.setArray(
+                index + 1,
+                connection.createArrayOf(
+                        "text", keys.directions().subList(from, to).toArray()));
     }
 
     private static Array uuidArray(Connection connection, List<UUID> ids) throws SQLException {
