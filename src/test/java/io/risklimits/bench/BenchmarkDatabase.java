@@ -221,6 +221,32 @@ final class BenchmarkDatabase {
         }
     }
 
+    /**
+     * The WAL written since the server started (pg_stat_wal, PostgreSQL 14 and later), full-page images
+     * apart: after a checkpoint, the first change to each page logs the whole page. settle() checkpoints
+     * before every stretch, so a stretch's first seconds log a full-page image for every bucket and
+     * index page they touch; the settling stretch is there to take them.
+     */
+    Optional<WalWritten> walWritten() {
+        try {
+            return Optional.ofNullable(jdbc.queryForObject(
+                    "SELECT wal_records, wal_fpi, wal_bytes FROM pg_stat_wal",
+                    (rs, row) ->
+                            new WalWritten(rs.getLong("wal_records"), rs.getLong("wal_fpi"), rs.getLong("wal_bytes"))));
+        } catch (DataAccessException olderThan14) {
+            return Optional.empty();
+        }
+    }
+
+    record WalWritten(long records, long fullPageImages, long bytes) {
+
+        String since(WalWritten earlier) {
+            return String.format(
+                    "%,d records, %,d of them full-page images, %.1f MB",
+                    records - earlier.records, fullPageImages - earlier.fullPageImages, (bytes - earlier.bytes) / 1e6);
+        }
+    }
+
     /** Removes what a run added to these keys, so the next run starts from the same history. */
     void resetRunBuckets(BenchmarkKeys keys) {
         try (Connection connection = dataSource.getConnection();

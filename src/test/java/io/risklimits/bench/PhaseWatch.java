@@ -12,7 +12,8 @@ record PhaseWatch(
         Optional<ProcessCpu> cpu,
         PollStages decider,
         BenchmarkDatabase database,
-        Optional<BenchmarkDatabase.SessionWrites> sessionWrites) {
+        Optional<BenchmarkDatabase.SessionWrites> sessionWrites,
+        Optional<BenchmarkDatabase.WalWritten> walWritten) {
 
     static PhaseWatch start(ServiceUnderTest service, BenchmarkDatabase database) {
         return new PhaseWatch(
@@ -21,7 +22,8 @@ record PhaseWatch(
                 ProcessCpu.now(),
                 service.pollStages(),
                 database,
-                database.sessionWrites());
+                database.sessionWrites(),
+                database.walWritten());
     }
 
     /** Prints what the phase cost; returns its CPU per 1,000 decisions, where that can be read. */
@@ -39,6 +41,9 @@ record PhaseWatch(
         sessionWrites.ifPresent(earlier -> database.sessionWrites()
                 .ifPresent(later -> System.out.println(
                         "Benchmark: PostgreSQL sessions during the " + phase + ": " + later.since(earlier))));
+        walWritten.ifPresent(earlier -> database.walWritten()
+                .ifPresent(later ->
+                        System.out.println("Benchmark: WAL during the " + phase + ": " + later.since(earlier))));
         cost.ifPresent(each -> System.out.println("Benchmark: CPU per 1,000 decisions in the " + phase + ": " + each));
         return cost;
     }
