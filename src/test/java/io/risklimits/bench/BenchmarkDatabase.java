@@ -224,8 +224,8 @@ final class BenchmarkDatabase {
     /**
      * The WAL written since the server started (pg_stat_wal, PostgreSQL 14 and later), full-page images
      * apart: after a checkpoint, the first change to each page logs the whole page. settle() checkpoints
-     * before every stretch, so a stretch's first seconds log a full-page image for every bucket and
-     * index page they touch; the settling stretch is there to take them.
+     * before every phase, so a phase's first seconds log a full-page image for every bucket and index
+     * page they touch; a latency phase's settling stretch takes them before it is measured.
      */
     Optional<WalWritten> walWritten() {
         try {
