@@ -17,7 +17,7 @@ import java.util.Optional;
  * @param keys business keys per key set; the hot-key scenario puts half its events on one of them
  * @param oldDecisionsPerKey decisions past retention written and deleted per key before the runs, so
  *     that the request log has the free space of a log at its steady size (0: a young log, which grows);
- *     a full run writes about 3.5 million decisions, which 300 per key for two key sets hold
+ *     a full run writes 3-4 million decisions, and 300 per key (two key sets of 10,000) free room for 6 million
  * @param modes values of risk.decider.mode to compare, the baseline first
  * @param scenarios names of the scenarios to run, see {@link Scenario}
  * @param concurrency risk.decider.concurrency of the service under test
