@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * What one benchmark run does, from -Dbench.* system properties (Maven passes -D options on to the
- * forked test JVM). The defaults keep a run with both modes to about half an hour on two cores.
+ * forked test JVM). The defaults keep a run with both modes to 30-40 minutes on two cores.
  *
  * @param events events per throughput measurement
  * @param throughputRepeats throughput measurements per mode and scenario, the same stream each time
