@@ -96,9 +96,10 @@ public final class TestInfrastructure {
                             "pg_stat_statements.track_planning", Boolean.getBoolean("bench.statements") ? "on" : "off")
                     .start();
             Optional<Path> logParent = kafkaLogParent();
+            deleteLeftoverBrokerLogs(logParent.orElse(Path.of(System.getProperty("java.io.tmpdir"))));
             Path kafkaLogs = logParent.isPresent()
-                    ? Files.createTempDirectory(logParent.get(), "risk-limits-kafka")
-                    : Files.createTempDirectory("risk-limits-kafka");
+                    ? Files.createTempDirectory(logParent.get(), LeftoverBrokerLogs.PREFIX)
+                    : Files.createTempDirectory(LeftoverBrokerLogs.PREFIX);
             LocalKafkaBroker kafka = LocalKafkaBroker.start(freePort(), freePort(), kafkaLogs, 12);
             // a test run's topics hold up to two gigabytes (the benchmark's): gone with the JVM, or
             // repeated runs fill the disk
@@ -131,6 +132,16 @@ public final class TestInfrastructure {
         return configured.isBlank()
                 ? Optional.empty()
                 : Optional.of(Path.of(configured)).filter(Files::isDirectory);
+    }
+
+    private static void deleteLeftoverBrokerLogs(Path parent) {
+        try {
+            LeftoverBrokerLogs.deleteIn(parent)
+                    .forEach(log -> System.out.println(
+                            "Test infrastructure: deleted the broker log a killed run left, " + log));
+        } catch (IOException e) {
+            System.err.println("Could not look for broker logs that killed runs left in " + parent + ": " + e);
+        }
     }
 
     private static void deleteQuietly(Path directory) {

@@ -1,0 +1,82 @@
+package io.risklimits.support;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.springframework.util.FileSystemUtils;
+
+/**
+ * The in-process brokers' logs that killed runs left behind. A run deletes its broker's log when its
+ * JVM ends, but a killed one (SIGKILL, the OOM killer, a CI timeout) cannot, and the benchmark keeps
+ * its log in /dev/shm, where a log left there holds a gigabyte or two of memory until the machine
+ * restarts. A log is left over when no process holds the locks that the broker and its controller take
+ * on their directories ({@code .lock}), and it is older than a broker takes to start: a run starting
+ * beside this one has created its directory before its broker locks it.
+ */
+final class LeftoverBrokerLogs {
+
+    static final String PREFIX = "risk-limits-kafka";
+
+    private static final Duration BROKER_START = Duration.ofMinutes(2);
+
+    private LeftoverBrokerLogs() {}
+
+    /** Deletes the left-over logs in this directory; returns those deleted. */
+    static List<Path> deleteIn(Path parent) throws IOException {
+        return deleteIn(parent, Instant.now().minus(BROKER_START));
+    }
+
+    /** Deletes the left-over logs in this directory last changed before the given instant. */
+    static List<Path> deleteIn(Path parent, Instant changedBefore) throws IOException {
+        List<Path> deleted = new ArrayList<>();
+        try (DirectoryStream<Path> logs = Files.newDirectoryStream(parent, PREFIX + "*")) {
+            for (Path log : logs) {
+                if (Files.isDirectory(log, LinkOption.NOFOLLOW_LINKS)
+                        && Files.getLastModifiedTime(log).toInstant().isBefore(changedBefore)
+                        && !lockedByAnyProcess(log)) {
+                    FileSystemUtils.deleteRecursively(log);
+                    deleted.add(log);
+                }
+            }
+        }
+        return deleted;
+    }
+
+    private static boolean lockedByAnyProcess(Path log) throws IOException {
+        List<Path> lockFiles;
+        try (Stream<Path> files = Files.walk(log, 2)) {
+            lockFiles = files.filter(file -> file.getFileName().toString().equals(".lock"))
+                    .toList();
+        }
+        for (Path lockFile : lockFiles) {
+            if (locked(lockFile)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean locked(Path lockFile) throws IOException {
+        try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE)) {
+            FileLock lock = channel.tryLock();
+            if (lock == null) {
+                return true; // another process holds it
+            }
+            lock.release();
+            return false;
+        } catch (OverlappingFileLockException heldInThisJvm) {
+            return true;
+        }
+    }
+}
