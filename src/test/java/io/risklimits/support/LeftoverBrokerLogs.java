@@ -37,16 +37,23 @@ final class LeftoverBrokerLogs {
         return deleteIn(parent, Instant.now().minus(BROKER_START));
     }
 
-    /** Deletes the left-over logs in this directory last changed before the given instant. */
+    /**
+     * Deletes the left-over logs in this directory last changed before the given instant. A log that
+     * cannot be looked into (another user's, on a shared machine) is left alone.
+     */
     static List<Path> deleteIn(Path parent, Instant changedBefore) throws IOException {
         List<Path> deleted = new ArrayList<>();
         try (DirectoryStream<Path> logs = Files.newDirectoryStream(parent, PREFIX + "*")) {
             for (Path log : logs) {
-                if (Files.isDirectory(log, LinkOption.NOFOLLOW_LINKS)
-                        && Files.getLastModifiedTime(log).toInstant().isBefore(changedBefore)
-                        && !lockedByAnyProcess(log)) {
-                    FileSystemUtils.deleteRecursively(log);
-                    deleted.add(log);
+                try {
+                    if (Files.isDirectory(log, LinkOption.NOFOLLOW_LINKS)
+                            && Files.getLastModifiedTime(log).toInstant().isBefore(changedBefore)
+                            && !lockedByAnyProcess(log)) {
+                        FileSystemUtils.deleteRecursively(log);
+                        deleted.add(log);
+                    }
+                } catch (IOException notOurs) {
+                    // left alone
                 }
             }
         }
