@@ -1,19 +1,16 @@
 package io.risklimits.support;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.apache.kafka.server.util.FileLock;
 import org.springframework.util.FileSystemUtils;
 
 /**
@@ -32,16 +29,12 @@ final class LeftoverBrokerLogs {
 
     private LeftoverBrokerLogs() {}
 
-    /** Deletes the left-over logs in this directory; returns those deleted. */
-    static List<Path> deleteIn(Path parent) throws IOException {
-        return deleteIn(parent, Instant.now().minus(BROKER_START));
-    }
-
     /**
-     * Deletes the left-over logs in this directory last changed before the given instant. A log that
-     * cannot be looked into (another user's, on a shared machine) is left alone.
+     * Deletes the left-over logs in this directory; returns those deleted. A log that cannot be looked
+     * into (another user's, on a shared machine) is left alone.
      */
-    static List<Path> deleteIn(Path parent, Instant changedBefore) throws IOException {
+    static List<Path> deleteIn(Path parent) throws IOException {
+        Instant changedBefore = Instant.now().minus(BROKER_START);
         List<Path> deleted = new ArrayList<>();
         try (DirectoryStream<Path> logs = Files.newDirectoryStream(parent, PREFIX + "*")) {
             for (Path log : logs) {
@@ -74,16 +67,13 @@ final class LeftoverBrokerLogs {
         return false;
     }
 
+    // with the broker's own lock class, which fails to lock while another process, or this JVM, holds it
     private static boolean locked(Path lockFile) throws IOException {
-        try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE)) {
-            FileLock lock = channel.tryLock();
-            if (lock == null) {
-                return true; // another process holds it
-            }
-            lock.release();
-            return false;
-        } catch (OverlappingFileLockException heldInThisJvm) {
-            return true;
+        FileLock lock = new FileLock(lockFile.toFile());
+        try {
+            return !lock.tryLock();
+        } finally {
+            lock.unlockAndClose();
         }
     }
 }

@@ -5,14 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
+import org.apache.kafka.server.util.FileLock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -72,7 +71,7 @@ class LeftoverBrokerLogsTest {
         return log;
     }
 
-    /** Another JVM that locks the file as the broker does, and holds it until destroyed. */
+    /** Another JVM that locks the file with the broker's lock class, and holds it until destroyed. */
     private static Process holdLock(Path lockFile) throws IOException {
         Process holder = new ProcessBuilder(
                         ProcessHandle.current().info().command().orElseThrow(),
@@ -90,16 +89,10 @@ class LeftoverBrokerLogsTest {
 
     static final class LockHolder {
         public static void main(String[] arguments) throws Exception {
-            try (FileChannel channel = FileChannel.open(
-                    Path.of(arguments[0]),
-                    StandardOpenOption.CREATE,
-                    StandardOpenOption.READ,
-                    StandardOpenOption.WRITE)) {
-                channel.lock();
-                System.out.println("locked");
-                System.out.flush();
-                Thread.sleep(Long.MAX_VALUE);
-            }
+            new FileLock(Path.of(arguments[0]).toFile()).lock();
+            System.out.println("locked");
+            System.out.flush();
+            Thread.sleep(Long.MAX_VALUE);
         }
     }
 }

@@ -96,10 +96,9 @@ public final class TestInfrastructure {
                             "pg_stat_statements.track_planning", Boolean.getBoolean("bench.statements") ? "on" : "off")
                     .start();
             Optional<Path> logParent = kafkaLogParent();
-            deleteLeftoverBrokerLogs(logParent.orElse(Path.of(System.getProperty("java.io.tmpdir"))));
-            Path kafkaLogs = logParent.isPresent()
-                    ? Files.createTempDirectory(logParent.get(), LeftoverBrokerLogs.PREFIX)
-                    : Files.createTempDirectory(LeftoverBrokerLogs.PREFIX);
+            Path kafkaLogParent = logParent.orElse(Path.of(System.getProperty("java.io.tmpdir")));
+            deleteLeftoverBrokerLogs(kafkaLogParent);
+            Path kafkaLogs = Files.createTempDirectory(kafkaLogParent, LeftoverBrokerLogs.PREFIX);
             LocalKafkaBroker kafka = LocalKafkaBroker.start(freePort(), freePort(), kafkaLogs, 12);
             // a test run's topics hold up to two gigabytes (the benchmark's): gone with the JVM, or
             // repeated runs fill the disk
