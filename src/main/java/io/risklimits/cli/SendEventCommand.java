@@ -1,6 +1,7 @@
 package io.risklimits.cli;
 
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -33,8 +34,11 @@ final class SendEventCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--entity", description = "entity_id (default: a new UUID)")
-    String entity = UUID.randomUUID().toString();
+    @Option(
+            names = "--entity",
+            description = "entity_id (default: one derived from the dedupe_id, so that sending one --dedupe-id"
+                    + " twice is a redelivery of the same event)")
+    String entity;
 
     @Option(names = "--channel", defaultValue = "CARD", description = "(default: ${DEFAULT-VALUE})")
     String channel;
@@ -68,6 +72,10 @@ final class SendEventCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (entity == null) {
+            entity = UUID.nameUUIDFromBytes(dedupeId.getBytes(StandardCharsets.UTF_8))
+                    .toString();
+        }
         PrintWriter out = spec.commandLine().getOut();
         // subscribed before sending, so a fast decision cannot be missed
         try (KafkaConsumer<String, String> decisions = kafka.consumerFromNow(decisionsTopic);

@@ -1,9 +1,14 @@
 package io.risklimits.kafka;
 
+import java.util.Collection;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.AdminClient;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeClusterResult;
 import org.springframework.beans.factory.DisposableBean;
@@ -15,8 +20,9 @@ import org.springframework.kafka.listener.MessageListenerContainer;
 import org.springframework.stereotype.Component;
 
 /**
- * Kafka's part of /actuator/health: UP when the cluster answers and every listener container of this
- * process (decider, archiver) is running. A stopped container means a partition nobody decides.
+ * Kafka's part of /actuator/health and of readiness: UP when the cluster answers and every listener
+ * container of this process (decider, archiver) is running. A stopped container means a partition nobody
+ * decides; an unreachable cluster is DOWN with the brokers it tried and why it failed.
  */
 @Component("kafka")
 class KafkaHealthIndicator extends AbstractHealthIndicator implements DisposableBean {
@@ -37,12 +43,20 @@ class KafkaHealthIndicator extends AbstractHealthIndicator implements Disposable
     protected void doHealthCheck(Health.Builder builder) throws Exception {
         DescribeClusterResult cluster =
                 client().describeCluster(new DescribeClusterOptions().timeoutMs(TIMEOUT_MILLIS));
-        builder.withDetail("clusterId", cluster.clusterId().get(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS))
-                .withDetail(
-                        "brokers",
-                        cluster.nodes()
-                                .get(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
-                                .size());
+        try {
+            builder.withDetail("clusterId", cluster.clusterId().get(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS))
+                    .withDetail(
+                            "brokers",
+                            cluster.nodes()
+                                    .get(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
+                                    .size());
+        } catch (ExecutionException | TimeoutException unreachable) {
+            String why = unreachable instanceof ExecutionException failed
+                    ? String.valueOf(failed.getCause())
+                    : "no answer within " + TIMEOUT_MILLIS + " ms";
+            builder.down().withDetail("error", "cannot reach the Kafka brokers at " + bootstrapServers() + ": " + why);
+            return;
+        }
         Map<String, Boolean> running = new TreeMap<>();
         for (MessageListenerContainer container : listeners.getListenerContainers()) {
             running.put(container.getListenerId(), container.isRunning());
@@ -53,6 +67,13 @@ class KafkaHealthIndicator extends AbstractHealthIndicator implements Disposable
         } else {
             builder.up();
         }
+    }
+
+    private String bootstrapServers() {
+        Object servers = admin.getConfigurationProperties().get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG);
+        return servers instanceof Collection<?> list
+                ? list.stream().map(String::valueOf).collect(Collectors.joining(","))
+                : String.valueOf(servers);
     }
 
     private synchronized AdminClient client() {

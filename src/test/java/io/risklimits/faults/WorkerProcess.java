@@ -1,5 +1,6 @@
 package io.risklimits.faults;
 
+import io.risklimits.support.PackagedJar;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -12,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 
 /**
@@ -42,7 +42,7 @@ final class WorkerProcess implements AutoCloseable {
                 "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1",
                 "-jar",
-                packagedJar().toString(),
+                PackagedJar.path().toString(),
                 "--server.port=" + port));
         properties.forEach((key, value) -> command.add("--" + key + "=" + value));
         Files.createDirectories(logs);
@@ -52,15 +52,6 @@ final class WorkerProcess implements AutoCloseable {
                         logs.resolve(name + ".log").toFile()))
                 .start();
         return new WorkerProcess(name, process, port);
-    }
-
-    static Path packagedJar() throws IOException {
-        try (Stream<Path> files = Files.list(Path.of("target"))) {
-            return files.filter(path -> path.getFileName().toString().matches("risk-limits-.*\\.jar"))
-                    .findFirst()
-                    .orElseThrow(() -> new IllegalStateException(
-                            "no target/risk-limits-*.jar: the fault suite runs after the package phase"));
-        }
     }
 
     /** Waits for /actuator/health/readiness to answer UP. */

@@ -5,11 +5,12 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Where the embedded defaults listen and keep their data. They start only when
- * spring.datasource.url, respectively spring.kafka.bootstrap-servers, is not set.
+ * Where local mode's embedded servers listen and keep their data. Each starts only in local mode
+ * (risk.local=true) and only when its connection (spring.datasource.url, respectively
+ * spring.kafka.bootstrap-servers) is not set.
  */
-@ConfigurationProperties("risk.local")
-public record LocalProperties(
+@ConfigurationProperties("risk.embedded")
+public record EmbeddedServersProperties(
         @DefaultValue Postgres postgres, @DefaultValue Kafka kafka) {
 
     /** @param dataDirectory kept across restarts, so decisions and usage survive them */
