@@ -1,7 +1,8 @@
 package io.risklimits.archive;
 
-import io.risklimits.ConditionalOnRole;
+import io.risklimits.kafka.KafkaErrorProperties;
 import io.risklimits.kafka.TopicProperties;
+import io.risklimits.shared.ConditionalOnRole;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -28,13 +29,19 @@ class ArchiveCommandListener {
     private final KafkaTemplate<byte[], byte[]> kafka;
     private final TopicProperties topics;
     private final ArchiverMetrics metrics;
+    private final KafkaErrorProperties kafkaErrors;
 
     ArchiveCommandListener(
-            Archiver archiver, KafkaTemplate<byte[], byte[]> kafka, TopicProperties topics, ArchiverMetrics metrics) {
+            Archiver archiver,
+            KafkaTemplate<byte[], byte[]> kafka,
+            TopicProperties topics,
+            ArchiverMetrics metrics,
+            KafkaErrorProperties kafkaErrors) {
         this.archiver = archiver;
         this.kafka = kafka;
         this.topics = topics;
         this.metrics = metrics;
+        this.kafkaErrors = kafkaErrors;
     }
 
     // a catch-up run can take longer than the default max.poll.interval.ms of five minutes
@@ -73,7 +80,7 @@ class ArchiveCommandListener {
                 ? null
                 : result.commandId().toString().getBytes(StandardCharsets.UTF_8);
         kafka.send(topics.archiveResults(), key, result.toJson().getBytes(StandardCharsets.UTF_8))
-                .get(60, TimeUnit.SECONDS);
+                .get(kafkaErrors.sendTimeout().toMillis(), TimeUnit.MILLISECONDS);
         metrics.commandAnswered(result);
     }
 }

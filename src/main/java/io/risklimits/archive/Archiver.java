@@ -1,6 +1,6 @@
 package io.risklimits.archive;
 
-import io.risklimits.RiskProperties;
+import io.risklimits.shared.RiskProperties;
 import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Optional;

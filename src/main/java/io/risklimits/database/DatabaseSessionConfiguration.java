@@ -1,19 +1,15 @@
 package io.risklimits.database;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.risklimits.archive.ArchiverProperties;
-import io.risklimits.decision.DeciderProperties;
-import java.util.List;
 import org.springframework.beans.factory.config.BeanPostProcessor;
-import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 /**
- * The service's database sessions: refuses unsafe settings before the pool opens a connection, and
- * gives every pooled connection the timeouts of {@link DatabaseProperties} and TCP keepalives.
+ * The service's database sessions: every pooled connection gets the timeouts of {@link
+ * DatabaseProperties} and TCP keepalives (settings it refuses to start with are io.risklimits.startup's).
  *
  * <p>Migrations run as spring.flyway.user get a connection of their own, without these timeouts.
  * Without it Flyway borrows the pool's connections and a migration statement is bounded by the
@@ -42,29 +38,11 @@ class DatabaseSessionConfiguration {
 
     static void configure(HikariDataSource pool, Binder binder) {
         DatabaseProperties database = binder.bindOrCreate("risk.database", DatabaseProperties.class);
-        List<String> roles =
-                binder.bind("risk.roles", Bindable.listOf(String.class)).orElse(List.of("decider", "archiver"));
-        int deciderThreads = hasRole(roles, "decider")
-                ? binder.bindOrCreate("risk.decider", DeciderProperties.class).concurrency()
-                : 0;
-        int archiverWorkers = hasRole(roles, "archiver")
-                ? binder.bindOrCreate("risk.archiver", ArchiverProperties.class).workers()
-                : 0;
-        UnsafeSettings.refuseToStart(new UnsafeSettings.Settings(
-                pool.getMaximumPoolSize(),
-                deciderThreads,
-                archiverWorkers,
-                pool.getJdbcUrl(),
-                database.allowInsecure()));
         // options set by the operator (spring.datasource.hikari.data-source-properties.options) come last and win
         Object operatorOptions = pool.getDataSourceProperties().get("options");
         pool.addDataSourceProperty(
                 "options", database.sessionOptions() + (operatorOptions == null ? "" : " " + operatorOptions));
         // the client notices a vanished server or a silently dropped connection instead of waiting forever
         pool.addDataSourceProperty("tcpKeepAlive", "true");
-    }
-
-    private static boolean hasRole(List<String> roles, String role) {
-        return roles.stream().map(String::trim).anyMatch(role::equalsIgnoreCase);
     }
 }

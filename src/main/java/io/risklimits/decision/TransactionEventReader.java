@@ -1,6 +1,6 @@
 package io.risklimits.decision;
 
-import io.risklimits.kafka.LogSafe;
+import io.risklimits.shared.LogSafe;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;

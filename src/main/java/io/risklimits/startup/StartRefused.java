@@ -5,7 +5,7 @@ package io.risklimits.startup;
  * start decides nothing and creates nothing; {@link StartRefusedFailureAnalyzer} prints it as the
  * reason the start-up failed.
  */
-public class StartRefused extends RuntimeException {
+public class StartRefused extends IllegalStateException {
 
     private final String action;
 

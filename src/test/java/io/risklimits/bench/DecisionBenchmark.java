@@ -72,7 +72,7 @@ class DecisionBenchmark {
             DecisionLog decisions = new DecisionLog(infrastructure.bootstrapServers());
             BenchmarkRunner runner = new BenchmarkRunner(options, kafka, driver, decisions, database);
             for (String mode : options.modes()) {
-                ServiceUnderTest service = services.add(ServiceUnderTest.start(mode, kafka, runner.overrides(mode)));
+                ServiceUnderTest service = services.add(ServiceUnderTest.start(mode, kafka, runner.overrides()));
                 // the JVM runs the service too: its code is compiled hot before anything is measured
                 runner.warmUp(service, warmupKeys, Math.max(1_000, options.events() / 5));
                 resetAfter(warmupKeys);
@@ -529,10 +529,8 @@ class DecisionBenchmark {
                     .toArray();
         }
 
-        Map<String, Object> overrides(String mode) {
+        Map<String, Object> overrides() {
             return Map.of(
-                    "risk.decider.mode",
-                    mode,
                     "risk.decider.concurrency",
                     options.concurrency(),
                     "risk.topics.partitions",

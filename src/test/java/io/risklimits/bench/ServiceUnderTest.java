@@ -29,7 +29,16 @@ final class ServiceUnderTest implements AutoCloseable {
     static ServiceUnderTest start(String mode, BenchmarkKafka kafka, Map<String, Object> overrides) {
         RunningService.Topics topics = RunningService.Topics.unique();
         kafka.createTopics(topics);
-        return new ServiceUnderTest(mode, topics, RunningService.start(topics, overrides));
+        return new ServiceUnderTest(mode, topics, RunningService.start(topics, overrides, configurationOf(mode)));
+    }
+
+    /** per-event: the seed's design, the baseline; batched: the production service as it is. */
+    private static Class<?>[] configurationOf(String mode) {
+        return switch (mode) {
+            case "per-event" -> new Class<?>[] {PerEventBaseline.class};
+            case "batched" -> new Class<?>[0];
+            default -> throw new IllegalArgumentException("bench.modes takes per-event and batched, not " + mode);
+        };
     }
 
     String mode() {

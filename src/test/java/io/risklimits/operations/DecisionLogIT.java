@@ -45,7 +45,7 @@ class DecisionLogIT {
                                 // the tests' logback-test.xml, with the appender Boot uses for this format
                                 "logging.config", "classpath:logback-structured-test.xml",
                                 "logging.structured.format.console", "ecs",
-                                "logging.level.io.risklimits.decision", "DEBUG"));
+                                "logging.level.io.risklimits.decider", "DEBUG"));
                 KafkaProducer<byte[], byte[]> producer = TestKafka.producer()) {
             send(producer, topics, entity, approved, 500);
             send(producer, topics, entity, invalid, -MARKER_AMOUNT);
@@ -99,7 +99,7 @@ class DecisionLogIT {
         return Arrays.stream(output.getOut().split("\n"))
                 .filter(line -> line.startsWith("{") && line.contains(dedupeId.toString()))
                 .map(line -> JSON.readTree(line.getBytes(StandardCharsets.UTF_8)))
-                .filter(json -> "io.risklimits.decision.DecisionPublisher"
+                .filter(json -> "io.risklimits.decider.DecisionPublisher"
                         .equals(json.at("/log/logger").stringValue()))
                 .toList();
     }

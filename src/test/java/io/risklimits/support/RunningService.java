@@ -30,17 +30,23 @@ public final class RunningService implements AutoCloseable {
     }
 
     public static RunningService start(Topics topics, Map<String, Object> overrides) {
-        return start(topics, overrides, WebApplicationType.NONE);
+        return start(topics, overrides, WebApplicationType.NONE, new Class<?>[0]);
     }
 
     /** The service with its HTTP port (actuator) on a free port; see {@link #baseUrl()}. */
     public static RunningService startServing(Topics topics, Map<String, Object> overrides) {
         Map<String, Object> withPort = new HashMap<>(overrides);
         withPort.putIfAbsent("server.port", 0);
-        return start(topics, withPort, WebApplicationType.SERVLET);
+        return start(topics, withPort, WebApplicationType.SERVLET, new Class<?>[0]);
     }
 
-    private static RunningService start(Topics topics, Map<String, Object> overrides, WebApplicationType web) {
+    /** The service with further configuration classes (the benchmark's baseline decider, say). */
+    public static RunningService start(Topics topics, Map<String, Object> overrides, Class<?>... sources) {
+        return start(topics, overrides, WebApplicationType.NONE, sources);
+    }
+
+    private static RunningService start(
+            Topics topics, Map<String, Object> overrides, WebApplicationType web, Class<?>... sources) {
         TestInfrastructure infrastructure = TestInfrastructure.get();
         Map<String, Object> properties = new HashMap<>();
         properties.put("spring.datasource.url", infrastructure.jdbcUrl());
@@ -58,8 +64,10 @@ public final class RunningService implements AutoCloseable {
         String[] arguments = properties.entrySet().stream()
                 .map(entry -> "--" + entry.getKey() + "=" + entry.getValue())
                 .toArray(String[]::new);
-        ConfigurableApplicationContext context =
-                new SpringApplicationBuilder(Application.class).web(web).run(arguments);
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(Application.class)
+                .sources(sources)
+                .web(web)
+                .run(arguments);
         TestKafka.awaitLeaders(List.of(topics.transactions(), topics.decisions(), topics.deadLetter()));
         awaitDeciderAssignments(context);
         return new RunningService(context);

@@ -1,0 +1,70 @@
+package io.risklimits.decider;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.risklimits.decision.Decision;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.stereotype.Component;
+
+/**
+ * The decider's meters on the Kafka side, named once so the dashboard (docs/grafana) and the code
+ * cannot drift apart. Tags are bounded: decision and reason take a handful of values each.
+ */
+@Component
+class DeciderMetrics {
+
+    private final MeterRegistry meters;
+    private final Counter dedupeHits;
+    private final Timer latency;
+    private final Timer publishWait;
+    // one counter per (decision, reason, replayed), found without a registry lookup per decision
+    private final Map<String, Counter> decisions = new ConcurrentHashMap<>();
+
+    DeciderMetrics(MeterRegistry meters) {
+        this.meters = meters;
+        this.dedupeHits = Counter.builder("risk.decider.dedupe.hits")
+                .description("events whose dedupe_id was already decided: the stored decision was published again")
+                .register(meters);
+        this.latency = Timer.builder("risk.decision.latency")
+                .description("from the event's record timestamp to its decision confirmed on the decisions topic")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofMinutes(1))
+                .register(meters);
+        this.publishWait = Timer.builder("risk.decider.publish.wait")
+                .description(
+                        "from a poll's last decision handed to the producer until the broker has confirmed them all")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofNanos(100_000))
+                .maximumExpectedValue(Duration.ofMinutes(1))
+                .register(meters);
+    }
+
+    /** Counts a decision message confirmed by the broker. */
+    void published(Decision decision, long recordTimestampMillis) {
+        String reason = decision.reason() == null ? "none" : decision.reason().name();
+        decisions
+                .computeIfAbsent(
+                        decision.verdict() + "/" + reason + "/" + decision.replayed(),
+                        tags -> Counter.builder("risk.decisions")
+                                .description("decision messages confirmed on the decisions topic")
+                                .tag("decision", decision.verdict().name())
+                                .tag("reason", reason)
+                                .tag("replayed", Boolean.toString(decision.replayed()))
+                                .register(meters))
+                .increment();
+        if (decision.replayed()) {
+            dedupeHits.increment();
+        }
+        if (recordTimestampMillis > 0) {
+            latency.record(Duration.ofMillis(Math.max(0, System.currentTimeMillis() - recordTimestampMillis)));
+        }
+    }
+
+    void timePublishWait(Runnable waiting) {
+        publishWait.record(waiting);
+    }
+}

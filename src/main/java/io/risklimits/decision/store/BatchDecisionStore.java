@@ -1,0 +1,183 @@
+package io.risklimits.decision.store;
+
+import io.risklimits.decision.BusinessKey;
+import io.risklimits.decision.Decision;
+import io.risklimits.decision.LimitPolicy;
+import io.risklimits.decision.Limits;
+import io.risklimits.decision.Outcome;
+import io.risklimits.decision.Tally;
+import io.risklimits.decision.TransactionEvent;
+import io.risklimits.decision.Usage;
+import io.risklimits.shared.Failpoints;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.JdbcOperations;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Lock-and-decide for a whole poll in one READ COMMITTED transaction: the advisory locks of all its
+ * business keys (one sorted order, so batches cannot deadlock), the usage of every key in a set-based
+ * read, the decisions made in event order in memory (later events of a key see the approvals of
+ * earlier ones), then the buckets and the audit rows written in bulk. Three round trips: the locks
+ * with the reads ({@link RoundTrip}), the writes, the commit.
+ *
+ * <p>Events already decided (redelivered after a crash or a rebalance) are rare, so a batch first
+ * assumes there are none and does not read the stored decisions: if one was stored, the audit insert
+ * fails on the primary key, the transaction is rolled back, and the batch is decided again with the
+ * stored decisions read under the locks, as the answers for those events.
+ * A batch of one is how a record is decided alone (after its batch failed for a reason tied to one of
+ * its records): the same statements, the same guarantees.
+ */
+@Service
+public class BatchDecisionStore {
+
+    // checks READ COMMITTED, locks the keys in one order and returns the database clock (V8); the
+    // statement started when the server received it, so the difference is the wait for the locks
+    private static final String BEGIN_BATCH_DECISION = """
+            SELECT decided_at, extract(epoch FROM decided_at - statement_timestamp()) AS lock_wait_seconds
+            FROM risk_begin_batch_decision(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]),
+                                           CAST(:directions AS text[])) AS decided_at
+            """;
+
+    private record Begun(Instant decidedAt, Duration lockWait) {}
+
+    // what a batch read under its keys' locks
+    private record UnderLocks(
+            Instant decidedAt, Instant bucket, Map<RequestId, Decision> stored, UsageReading reading) {}
+
+    private final JdbcOperations jdbc;
+    private final Clock clock;
+    private final TransactionTemplate readCommitted;
+    private final RequestLogRepository requestLog;
+    private final RunningUsageRepository runningUsage;
+    private final HourlyUsageRepository hourlyUsage;
+    private final DecisionStoreMetrics metrics;
+    private final Failpoints failpoints;
+
+    BatchDecisionStore(
+            JdbcOperations jdbc,
+            Clock clock,
+            PlatformTransactionManager transactionManager,
+            RequestLogRepository requestLog,
+            RunningUsageRepository runningUsage,
+            HourlyUsageRepository hourlyUsage,
+            DecisionStoreMetrics metrics,
+            Failpoints failpoints) {
+        this.jdbc = jdbc;
+        this.clock = clock;
+        // the session's READ COMMITTED (spring.datasource.hikari.transaction-isolation), checked by
+        // the database in the first statement: setting it here would cost a round trip per batch
+        this.readCommitted = new TransactionTemplate(transactionManager);
+        this.requestLog = requestLog;
+        this.runningUsage = runningUsage;
+        this.hourlyUsage = hourlyUsage;
+        this.metrics = metrics;
+        this.failpoints = failpoints;
+    }
+
+    /**
+     * Decides valid events in order, each against the limits, or answers with the decision already
+     * made for its dedupe_id (also when made earlier in this batch). Returns one decision per event.
+     */
+    public List<Decision> decideAll(List<TransactionEvent> events, Function<BusinessKey, Limits> limitsOf) {
+        if (events.isEmpty()) {
+            return List.of();
+        }
+        try {
+            return decideAll(events, limitsOf, false);
+        } catch (DuplicateKeyException someEventsWereDecidedBefore) {
+            // a second failure (any other unique key) is the batch's own, and propagates
+            metrics.batchDecidedAgainForReplays();
+            return decideAll(events, limitsOf, true);
+        }
+    }
+
+    private List<Decision> decideAll(
+            List<TransactionEvent> events, Function<BusinessKey, Limits> limitsOf, boolean readStored) {
+        return metrics.timeTransaction(() -> readCommitted.execute(status -> {
+            UnderLocks read = lockAndRead(events, readStored);
+            Instant bucket = read.bucket();
+            Map<RequestId, Decision> known = new HashMap<>(read.stored());
+            Map<BusinessKey, Usage> usage = new HashMap<>(read.reading().usage());
+
+            List<Decision> answers = new ArrayList<>(events.size());
+            List<Decision> made = new ArrayList<>();
+            Map<BusinessKey, Tally> approved = new LinkedHashMap<>();
+            for (TransactionEvent event : events) {
+                Decision earlier = known.get(RequestId.of(event));
+                if (earlier != null) {
+                    answers.add(earlier.asReplay());
+                    continue;
+                }
+                BusinessKey key = event.businessKey();
+                Usage before = usage.getOrDefault(key, Usage.NONE);
+                Limits limits = limitsOf.apply(key);
+                Outcome outcome = LimitPolicy.decide(event.amount(), before, limits);
+                if (outcome.isApproved()) {
+                    usage.put(key, before.plus(event.amount()));
+                    approved.merge(key, Tally.ZERO.plus(event.amount()), Tally::plus);
+                }
+                Decision decision = Decision.limitChecked(event, outcome, before, limits, bucket, read.decidedAt());
+                known.put(RequestId.of(event), decision);
+                made.add(decision);
+                answers.add(decision);
+            }
+            RoundTrip writes = new RoundTrip(jdbc);
+            hourlyUsage.addToBuckets(approved, bucket, read.reading().latestBuckets(), writes);
+            requestLog.insertAllLimitChecked(made, bucket, read.decidedAt(), writes);
+            writes.run();
+            metrics.batchDecided(events.size());
+            failpoints.reached(Failpoints.Point.BEFORE_COMMIT);
+            return answers;
+        }));
+    }
+
+    /**
+     * Locks the events' business keys and reads their usage, and their stored decisions if asked, in
+     * one round trip.
+     * The usage read needs the hour bucket before the database clock names it, so it is sent for the
+     * hour of this machine's clock and sent again, alone, in the rare batch whose database hour is
+     * another (the hour turned in between, or the clocks disagree).
+     */
+    private UnderLocks lockAndRead(List<TransactionEvent> events, boolean readStored) {
+        Set<BusinessKey> keys = new LinkedHashSet<>();
+        events.forEach(event -> keys.add(event.businessKey()));
+        Instant expectedBucket = clock.instant().truncatedTo(ChronoUnit.HOURS);
+        RoundTrip reads = new RoundTrip(jdbc);
+        Supplier<Begun> begun =
+                reads.query(BEGIN_BATCH_DECISION, KeyArrays.of(keys).parameters(), BatchDecisionStore::begun);
+        Supplier<Map<RequestId, Decision>> stored = readStored ? requestLog.findAll(events, reads) : Map::of;
+        Supplier<UsageReading> expectedReading = runningUsage.usageUpTo(keys, expectedBucket, reads);
+        reads.run();
+        metrics.lockWaited(begun.get().lockWait());
+        Instant decidedAt = begun.get().decidedAt();
+        Instant bucket = decidedAt.truncatedTo(ChronoUnit.HOURS);
+        UsageReading reading =
+                bucket.equals(expectedBucket) ? expectedReading.get() : runningUsage.usageUpTo(keys, bucket);
+        return new UnderLocks(decidedAt, bucket, stored.get(), reading);
+    }
+
+    private static Begun begun(ResultSet rs) throws SQLException {
+        rs.next();
+        return new Begun(
+                rs.getObject("decided_at", OffsetDateTime.class).toInstant(),
+                Duration.ofNanos(Math.round(rs.getDouble("lock_wait_seconds") * 1e9)));
+    }
+}

@@ -1,0 +1,82 @@
+package io.risklimits.decision.store;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.function.Supplier;
+import org.springframework.stereotype.Component;
+
+/**
+ * The lock-and-decide transaction's meters, named once so the dashboard (docs/grafana) and the code
+ * cannot drift apart.
+ */
+@Component
+public class DecisionStoreMetrics {
+
+    private final Counter batchesDecidedAgain;
+    private final DistributionSummary batchSize;
+    private final Timer lockWait;
+    private final Timer transactions;
+    private final Counter windowStartsRemembered;
+    private final Counter windowStartsRead;
+
+    public DecisionStoreMetrics(MeterRegistry meters) {
+        this.batchesDecidedAgain = Counter.builder("risk.decider.batch.replay.retries")
+                .description("batches decided a second time, with the stored decisions read, because some of their"
+                        + " events had been decided before")
+                .register(meters);
+        this.batchSize = DistributionSummary.builder("risk.decider.batch.size")
+                .description("valid events decided together in one database transaction")
+                .baseUnit("events")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(1.0)
+                .maximumExpectedValue(10_000.0)
+                .register(meters);
+        this.lockWait = Timer.builder("risk.decider.lock.wait")
+                .description("time to acquire the business keys' advisory locks of one transaction")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofNanos(100_000))
+                .maximumExpectedValue(Duration.ofSeconds(30))
+                .register(meters);
+        this.transactions = Timer.builder("risk.decider.transaction.duration")
+                .description("one lock-and-decide transaction, commit included: the valid events of a poll")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofNanos(100_000))
+                .maximumExpectedValue(Duration.ofMinutes(1))
+                .register(meters);
+        this.windowStartsRemembered = windowStarts(meters, "remembered");
+        this.windowStartsRead = windowStarts(meters, "read");
+    }
+
+    private static Counter windowStarts(MeterRegistry meters, String source) {
+        return Counter.builder("risk.decider.window.starts")
+                .description("business keys of a batch whose running totals before each window were remembered"
+                        + " for the hour, or read from the database")
+                .tag("source", source)
+                .register(meters);
+    }
+
+    void windowStartsFound(int remembered, int read) {
+        windowStartsRemembered.increment(remembered);
+        windowStartsRead.increment(read);
+    }
+
+    void batchDecidedAgainForReplays() {
+        batchesDecidedAgain.increment();
+    }
+
+    void batchDecided(int events) {
+        batchSize.record(events);
+    }
+
+    /** A wait for locks that the database measured (locks taken in the same round trip as reads). */
+    void lockWaited(Duration waited) {
+        lockWait.record(waited);
+    }
+
+    <T> T timeTransaction(Supplier<T> transaction) {
+        return transactions.record(transaction);
+    }
+}

@@ -1,0 +1,219 @@
+package io.risklimits.decision.store;
+
+import static io.risklimits.decision.store.SqlTime.utcTimestamp;
+
+import io.risklimits.decision.BusinessKey;
+import io.risklimits.decision.Tally;
+import io.risklimits.decision.Window;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.jdbc.JdbcUpdateAffectedIncorrectNumberOfRowsException;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.stereotype.Repository;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/** risk_hourly_agg: adds what a batch approved to each key's bucket of the hour, with the running totals. */
+@Repository
+class HourlyUsageRepository {
+
+    private static final LatestBucket NO_BUCKET = new LatestBucket(Instant.EPOCH, BigDecimal.ZERO, 0, null);
+
+    // Running totals written by the statements themselves (V6), not by the triggers: the transaction
+    // tells the triggers first. risk_begin_batch_decision (V8) has told them already; the statement
+    // that carries forward says it again itself, because with the triggers also carrying forward the
+    // later buckets would count the addition twice.
+    private static final String RUNNING_TOTALS_WRITTEN_BY_STATEMENT =
+            "SELECT set_config('risk.running_totals_written_by', 'statement', true)";
+
+    // The usual case: no key has a bucket after this one. Most keys already have this hour's bucket,
+    // their latest: it is updated where the usage read found it under the key's lock (its ctid),
+    // without a second descent of the primary key. Under the lock no other decider writes the key's
+    // buckets; should another writer (an operator) have moved the row all the same, the row is not
+    // found there, and the count of rows updated fails the batch, whose events are then decided one by
+    // one (BatchDecider), each looking its bucket up by key. The row found at the ctid must be the
+    // key's bucket of this hour; that is checked with IS NOT DISTINCT FROM rather than =, which the
+    // planner does not take for an index condition: with bucket_ts = :bucket it read all of this
+    // hour's buckets through the archive index (statistics predate the hour) and hash-joined them.
+    private static final String ADD_TO_CURRENT_BUCKETS_WHERE_READ = """
+            WITH updated AS (
+                UPDATE risk_hourly_agg bucket
+                SET sum_amount     = bucket.sum_amount + added.sum_amount,
+                    tx_count       = bucket.tx_count + added.tx_count,
+                    running_amount = bucket.running_amount + added.sum_amount,
+                    running_count  = bucket.running_count + added.tx_count
+                FROM unnest(CAST(:rowIds AS tid[]), CAST(:entityIds AS uuid[]), CAST(:channels AS text[]),
+                            CAST(:directions AS text[]), CAST(:amounts AS bigint[]), CAST(:counts AS integer[]))
+                     AS added (row_id, entity_id, channel_code, direction_code, sum_amount, tx_count)
+                WHERE bucket.ctid = added.row_id
+                  AND (bucket.entity_id, bucket.channel_code, bucket.direction_code, bucket.bucket_ts)
+                      IS NOT DISTINCT FROM (added.entity_id, added.channel_code, added.direction_code, :bucket)
+                RETURNING 1
+            )
+            SELECT count(*) FROM updated
+            """;
+
+    // The other keys of the usual case: a new bucket continues from the key's latest bucket as read
+    // under its lock (the totals come with the parameters). Should the bucket exist after all, it moves
+    // by what is added. Should the triggers not stand aside, they compute the same totals (there are no
+    // later buckets to carry forward to): slower, never wrong.
+    private static final String ADD_TO_LATEST_BUCKETS = """
+            INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count,
+                                         running_amount, running_count)
+            SELECT entity_id, channel_code, direction_code, :bucket, sum_amount, tx_count,
+                   running_amount, running_count
+            FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
+                        CAST(:amounts AS bigint[]), CAST(:counts AS integer[]),
+                        CAST(:runningAmounts AS numeric[]), CAST(:runningCounts AS bigint[]))
+                 AS added (entity_id, channel_code, direction_code, sum_amount, tx_count,
+                           running_amount, running_count)
+            ON CONFLICT (entity_id, channel_code, direction_code, bucket_ts)
+            DO UPDATE SET sum_amount     = risk_hourly_agg.sum_amount + EXCLUDED.sum_amount,
+                          tx_count       = risk_hourly_agg.tx_count + EXCLUDED.tx_count,
+                          running_amount = risk_hourly_agg.running_amount + EXCLUDED.sum_amount,
+                          running_count  = risk_hourly_agg.running_count + EXCLUDED.tx_count
+            """;
+
+    // Some key has buckets after this one (the database clock stepped back): each key's new bucket
+    // continues from its latest earlier bucket, an existing bucket moves by what is added, and later
+    // buckets carry the addition forward.
+    private static final String ADD_TO_BUCKETS = """
+            WITH added AS (
+                SELECT *
+                FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
+                            CAST(:amounts AS bigint[]), CAST(:counts AS integer[]))
+                     AS added (entity_id, channel_code, direction_code, sum_amount, tx_count)
+            ), carried_forward AS (
+                UPDATE risk_hourly_agg later
+                SET running_amount = later.running_amount + added.sum_amount,
+                    running_count  = later.running_count + added.tx_count
+                FROM added
+                WHERE later.entity_id = added.entity_id
+                  AND later.channel_code = added.channel_code
+                  AND later.direction_code = added.direction_code
+                  AND later.bucket_ts > :bucket
+            )
+            INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count,
+                                         running_amount, running_count)
+            SELECT added.entity_id, added.channel_code, added.direction_code, :bucket, added.sum_amount,
+                   added.tx_count,
+                   coalesce(earlier.running_amount, 0) + added.sum_amount,
+                   coalesce(earlier.running_count, 0) + added.tx_count
+            FROM added
+            LEFT JOIN LATERAL (SELECT running_amount, running_count
+                               FROM risk_hourly_agg bucket
+                               WHERE bucket.entity_id = added.entity_id
+                                 AND bucket.channel_code = added.channel_code
+                                 AND bucket.direction_code = added.direction_code
+                                 AND bucket.bucket_ts < :bucket
+                               ORDER BY bucket.bucket_ts DESC
+                               LIMIT 1) AS earlier ON true
+            ON CONFLICT (entity_id, channel_code, direction_code, bucket_ts)
+            DO UPDATE SET sum_amount     = risk_hourly_agg.sum_amount + EXCLUDED.sum_amount,
+                          tx_count       = risk_hourly_agg.tx_count + EXCLUDED.tx_count,
+                          running_amount = risk_hourly_agg.running_amount + EXCLUDED.sum_amount,
+                          running_count  = risk_hourly_agg.running_count + EXCLUDED.tx_count
+            """;
+
+    /**
+     * Adds to the round trip the statements that add each key's approved total to its bucket, one row
+     * per key, with the running totals, given each key's latest bucket as read under its lock in this
+     * transaction. Only inside a transaction begun by risk_begin_batch_decision, in which the triggers
+     * stand aside.
+     */
+    void addToBuckets(
+            Map<BusinessKey, Tally> approved,
+            Instant bucket,
+            Map<BusinessKey, LatestBucket> latestBuckets,
+            RoundTrip trip) {
+        if (approved.isEmpty()) {
+            return;
+        }
+        if (!TransactionSynchronizationManager.isActualTransactionActive()) {
+            throw new IllegalStateException("running totals are written in the deciding transaction only");
+        }
+        boolean laterBucketsExist = approved.keySet().stream()
+                .map(latestBuckets::get)
+                .anyMatch(latest -> latest != null && latest.bucketTs().isAfter(bucket));
+        if (laterBucketsExist) {
+            trip.execute(RUNNING_TOTALS_WRITTEN_BY_STATEMENT, new MapSqlParameterSource());
+            trip.execute(ADD_TO_BUCKETS, added(approved, bucket));
+        } else {
+            Map<BusinessKey, Tally> toCurrent = new LinkedHashMap<>();
+            List<String> currentRowIds = new ArrayList<>();
+            Map<BusinessKey, Tally> toNew = new LinkedHashMap<>();
+            approved.forEach((key, tally) -> {
+                LatestBucket latest = latestBuckets.get(key);
+                if (latest != null && latest.bucketTs().equals(bucket)) {
+                    toCurrent.put(key, tally);
+                    currentRowIds.add(latest.rowId());
+                } else {
+                    toNew.put(key, tally);
+                }
+            });
+            if (!toCurrent.isEmpty()) {
+                addToCurrentBuckets(toCurrent, currentRowIds, bucket, trip);
+            }
+            if (!toNew.isEmpty()) {
+                addToNewBuckets(toNew, bucket, latestBuckets, trip);
+            }
+        }
+    }
+
+    /** The keys' buckets of this hour, found at rowIds (in the keys' order) by the usage read. */
+    private static void addToCurrentBuckets(
+            Map<BusinessKey, Tally> approved, List<String> rowIds, Instant bucket, RoundTrip trip) {
+        MapSqlParameterSource parameters = added(approved, bucket).addValue("rowIds", rowIds.toArray(String[]::new));
+        trip.query(ADD_TO_CURRENT_BUCKETS_WHERE_READ, parameters, rs -> {
+            rs.next();
+            int updated = rs.getInt(1);
+            if (updated != approved.size()) {
+                throw new JdbcUpdateAffectedIncorrectNumberOfRowsException(
+                        "adding to this hour's buckets where they were read", approved.size(), updated);
+            }
+            return updated;
+        });
+    }
+
+    private static void addToNewBuckets(
+            Map<BusinessKey, Tally> approved,
+            Instant bucket,
+            Map<BusinessKey, LatestBucket> latestBuckets,
+            RoundTrip trip) {
+        List<LatestBucket> after = new ArrayList<>(approved.size());
+        approved.forEach((key, tally) ->
+                after.add(latestBuckets.getOrDefault(key, NO_BUCKET).followedBy(bucket, tally)));
+        trip.execute(
+                ADD_TO_LATEST_BUCKETS,
+                added(approved, bucket)
+                        .addValue(
+                                "runningAmounts",
+                                after.stream()
+                                        .map(totals -> totals.runningAmount().toPlainString())
+                                        .toArray(String[]::new))
+                        .addValue(
+                                "runningCounts",
+                                after.stream().map(LatestBucket::runningCount).toArray(Long[]::new)));
+    }
+
+    /** Each key's added tally and the bucket, as parameters. */
+    private static MapSqlParameterSource added(Map<BusinessKey, Tally> approved, Instant bucket) {
+        Long[] amounts = approved.values().stream().map(Tally::amount).toArray(Long[]::new);
+        Integer[] counts = approved.values().stream()
+                .map(tally -> Math.toIntExact(tally.count()))
+                .toArray(Integer[]::new);
+        return KeyArrays.of(approved.keySet())
+                .parameters()
+                .addValue("amounts", amounts)
+                .addValue("counts", counts)
+                .addValue("bucket", utcTimestamp(bucket));
+    }
+
+    static Instant windowStart(Instant bucket, Window window) {
+        return bucket.minus(Duration.ofHours(window.hours() - 1L));
+    }
+}

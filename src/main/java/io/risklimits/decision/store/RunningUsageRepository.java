@@ -1,0 +1,206 @@
+package io.risklimits.decision.store;
+
+import static io.risklimits.decision.store.HourlyUsageRepository.windowStart;
+import static io.risklimits.decision.store.SqlTime.instantFromUtcTimestamp;
+import static io.risklimits.decision.store.SqlTime.utcTimestamp;
+
+import io.risklimits.decision.BusinessKey;
+import io.risklimits.decision.Direction;
+import io.risklimits.decision.Usage;
+import io.risklimits.decision.Window;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Supplier;
+import org.springframework.jdbc.core.JdbcOperations;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.stereotype.Repository;
+
+/**
+ * Rolling usage of many business keys at once, from the running totals of risk_hourly_agg (V2):
+ * usage of a window = the latest bucket's running total - the running total before the window's
+ * first bucket. That second total (the key's {@link WindowStarts}) costs three index probes, which
+ * are index-only scans (V9: the primary key carries each bucket's totals before it), and stays the same
+ * for the whole hour, so it is read once per key and hour and then remembered ({@link
+ * WindowStartsCache}); the latest bucket is read every time. The latest bucket is returned too, so that
+ * the bucket write need not look it up again.
+ */
+@Repository
+class RunningUsageRepository {
+
+    // The running totals before a window are those before its first bucket; without a bucket in the
+    // window, those of the latest bucket (older than the window); without any bucket, zero. For a key
+    // whose window starts are remembered (read_starts false) the three window probes do not run and
+    // the amount_before_* and count_before_* columns are not used. bucket_in_24h: the key has a bucket
+    // inside every window, so its starts may be remembered (WindowStarts).
+    // Buckets after the decision's bucket are counted too, as in HourlyUsageRepository.
+    private static final String SELECT_USAGE = """
+            SELECT key.entity_id, key.channel_code, key.direction_code,
+                   latest.bucket_ts AS latest_bucket_ts, latest.running_amount AS latest_running_amount,
+                   latest.running_count AS latest_running_count, latest.ctid AS latest_row_id,
+                   coalesce(since_24h.amount_before, latest.running_amount, 0) AS amount_before_24h,
+                   coalesce(since_24h.count_before, latest.running_count, 0)   AS count_before_24h,
+                   coalesce(since_7d.amount_before, latest.running_amount, 0)  AS amount_before_7d,
+                   coalesce(since_7d.count_before, latest.running_count, 0)    AS count_before_7d,
+                   coalesce(since_30d.amount_before, latest.running_amount, 0) AS amount_before_30d,
+                   coalesce(since_30d.count_before, latest.running_count, 0)   AS count_before_30d,
+                   since_24h.amount_before IS NOT NULL                         AS bucket_in_24h
+            FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
+                        CAST(:readStarts AS boolean[]))
+                 AS key (entity_id, channel_code, direction_code, read_starts)
+            LEFT JOIN LATERAL (SELECT ctid, bucket_ts, running_amount, running_count
+                               FROM risk_hourly_agg bucket
+                               WHERE bucket.entity_id = key.entity_id
+                                 AND bucket.channel_code = key.channel_code
+                                 AND bucket.direction_code = key.direction_code
+                               ORDER BY bucket.bucket_ts DESC
+                               LIMIT 1) AS latest ON true
+            LEFT JOIN LATERAL (SELECT amount_before, count_before
+                               FROM risk_hourly_agg bucket
+                               WHERE key.read_starts
+                                 AND bucket.entity_id = key.entity_id
+                                 AND bucket.channel_code = key.channel_code
+                                 AND bucket.direction_code = key.direction_code
+                                 AND bucket.bucket_ts >= :since24h
+                               ORDER BY bucket.bucket_ts
+                               LIMIT 1) AS since_24h ON true
+            LEFT JOIN LATERAL (SELECT amount_before, count_before
+                               FROM risk_hourly_agg bucket
+                               WHERE key.read_starts
+                                 AND bucket.entity_id = key.entity_id
+                                 AND bucket.channel_code = key.channel_code
+                                 AND bucket.direction_code = key.direction_code
+                                 AND bucket.bucket_ts >= :since7d
+                               ORDER BY bucket.bucket_ts
+                               LIMIT 1) AS since_7d ON true
+            LEFT JOIN LATERAL (SELECT amount_before, count_before
+                               FROM risk_hourly_agg bucket
+                               WHERE key.read_starts
+                                 AND bucket.entity_id = key.entity_id
+                                 AND bucket.channel_code = key.channel_code
+                                 AND bucket.direction_code = key.direction_code
+                                 AND bucket.bucket_ts >= :since30d
+                               ORDER BY bucket.bucket_ts
+                               LIMIT 1) AS since_30d ON true
+            """;
+
+    // a key's row: its latest bucket (null without buckets), and its window starts as read (null when
+    // remembered)
+    private record KeyRow(BusinessKey key, LatestBucket latest, WindowStarts starts, boolean bucketIn24h) {}
+
+    private final JdbcOperations jdbc;
+    private final WindowStartsCache windowStarts;
+    private final DecisionStoreMetrics metrics;
+
+    RunningUsageRepository(JdbcOperations jdbc, WindowStartsCache windowStarts, DecisionStoreMetrics metrics) {
+        this.jdbc = jdbc;
+        this.windowStarts = windowStarts;
+        this.metrics = metrics;
+    }
+
+    /**
+     * Usage of each key in each window that ends with the given hour bucket, and its latest bucket.
+     * Only under the keys' locks: the latest bucket must not change until the transaction ends.
+     */
+    UsageReading usageUpTo(Collection<BusinessKey> keys, Instant bucket) {
+        RoundTrip trip = new RoundTrip(jdbc);
+        Supplier<UsageReading> reading = usageUpTo(keys, bucket, trip);
+        trip.run();
+        return reading.get();
+    }
+
+    /**
+     * Adds the read of {@link #usageUpTo(Collection, Instant)} to a round trip, after the keys' locks.
+     * The reading is made, and the window starts read are remembered, when the answer is taken: once,
+     * or not at all when it is not wanted.
+     */
+    Supplier<UsageReading> usageUpTo(Collection<BusinessKey> keys, Instant bucket, RoundTrip trip) {
+        Map<BusinessKey, WindowStarts> remembered = new HashMap<>();
+        Boolean[] readStarts = new Boolean[keys.size()];
+        int i = 0;
+        for (BusinessKey key : keys) {
+            WindowStarts starts = windowStarts.find(key, bucket);
+            if (starts != null) {
+                remembered.put(key, starts);
+            }
+            readStarts[i++] = starts == null;
+        }
+        MapSqlParameterSource parameters = KeyArrays.of(keys)
+                .parameters()
+                .addValue("readStarts", readStarts)
+                .addValue("since24h", utcTimestamp(windowStart(bucket, Window.LAST_24_HOURS)))
+                .addValue("since7d", utcTimestamp(windowStart(bucket, Window.LAST_7_DAYS)))
+                .addValue("since30d", utcTimestamp(windowStart(bucket, Window.LAST_30_DAYS)));
+        Supplier<List<KeyRow>> rows = trip.query(SELECT_USAGE, parameters, rs -> {
+            List<KeyRow> read = new ArrayList<>(keys.size());
+            while (rs.next()) {
+                BusinessKey key = businessKey(rs);
+                boolean startsRead = !remembered.containsKey(key);
+                read.add(new KeyRow(
+                        key,
+                        latestBucket(rs),
+                        startsRead ? windowStarts(rs) : null,
+                        startsRead && rs.getBoolean("bucket_in_24h")));
+            }
+            return read;
+        });
+        return () -> reading(rows.get(), remembered, bucket);
+    }
+
+    private UsageReading reading(List<KeyRow> rows, Map<BusinessKey, WindowStarts> remembered, Instant bucket) {
+        Map<BusinessKey, WindowStarts> lastingTheHour = new HashMap<>();
+        Map<BusinessKey, Usage> usage = new HashMap<>();
+        Map<BusinessKey, LatestBucket> latestBuckets = new HashMap<>();
+        for (KeyRow row : rows) {
+            if (row.latest() != null) {
+                latestBuckets.put(row.key(), row.latest());
+            }
+            WindowStarts starts = row.starts() == null ? remembered.get(row.key()) : row.starts();
+            if (row.bucketIn24h()) {
+                lastingTheHour.put(row.key(), starts);
+            }
+            usage.put(row.key(), starts.usageUpTo(row.latest()));
+        }
+        windowStarts.remember(lastingTheHour, bucket);
+        // one row per key: the keys not remembered were read
+        metrics.windowStartsFound(remembered.size(), rows.size() - remembered.size());
+        return new UsageReading(usage, latestBuckets);
+    }
+
+    private static BusinessKey businessKey(ResultSet rs) throws SQLException {
+        return new BusinessKey(
+                rs.getObject("entity_id", UUID.class),
+                rs.getString("channel_code"),
+                Direction.valueOf(rs.getString("direction_code")));
+    }
+
+    private static LatestBucket latestBucket(ResultSet rs) throws SQLException {
+        Instant bucketTs = instantFromUtcTimestamp(rs, "latest_bucket_ts");
+        return bucketTs == null
+                ? null
+                : new LatestBucket(
+                        bucketTs,
+                        rs.getBigDecimal("latest_running_amount"),
+                        rs.getLong("latest_running_count"),
+                        rs.getString("latest_row_id"));
+    }
+
+    private static WindowStarts windowStarts(ResultSet rs) throws SQLException {
+        Map<Window, WindowStarts.Before> byWindow = new EnumMap<>(Window.class);
+        for (Window window : Window.values()) {
+            byWindow.put(
+                    window,
+                    new WindowStarts.Before(
+                            rs.getBigDecimal("amount_before_" + window.label()),
+                            rs.getLong("count_before_" + window.label())));
+        }
+        return new WindowStarts(byWindow);
+    }
+}

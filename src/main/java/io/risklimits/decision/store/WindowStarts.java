@@ -1,0 +1,49 @@
+package io.risklimits.decision.store;
+
+import io.risklimits.decision.Tally;
+import io.risklimits.decision.Usage;
+import io.risklimits.decision.Window;
+import java.math.BigDecimal;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * A business key's running totals just before each window that ends with one hour bucket: the sum
+ * of all its buckets before the window's first hour. A window's usage is the key's latest running
+ * totals minus these.
+ *
+ * <p>For a key with a bucket inside every window (one in the last 24 hours) they do not change within
+ * the hour. They are stored on each window's first bucket, which the archiver cannot delete (retention
+ * is never shorter than the longest window), so the key's running totals go on from it. Buckets are
+ * written only at the database clock's current hour, under the key's lock, after the clock is read, so
+ * every bucket before a window's first hour is final once the hour has begun; only a clock that stepped
+ * back a day or more could add to one, and the usage computed from totals remembered before that is
+ * then too high by what was added, never too low. Without a bucket in the last 24 hours they may
+ * change: once the archiver has deleted all of a key's buckets, its next bucket's totals start from
+ * zero again.
+ */
+record WindowStarts(Map<Window, Before> byWindow) {
+
+    /** The running totals of the key just before a window. */
+    record Before(BigDecimal amount, long count) {}
+
+    WindowStarts {
+        byWindow = Map.copyOf(byWindow);
+        for (Window window : Window.values()) {
+            if (!byWindow.containsKey(window)) {
+                throw new IllegalArgumentException("window starts lack window " + window.label());
+            }
+        }
+    }
+
+    /** Usage in each window, given the key's latest bucket (null for a key without buckets). */
+    Usage usageUpTo(LatestBucket latest) {
+        BigDecimal runningAmount = latest == null ? BigDecimal.ZERO : latest.runningAmount();
+        long runningCount = latest == null ? 0 : latest.runningCount();
+        Map<Window, Tally> usage = new EnumMap<>(Window.class);
+        byWindow.forEach((window, before) -> usage.put(
+                window,
+                new Tally(runningAmount.subtract(before.amount()).longValueExact(), runningCount - before.count())));
+        return new Usage(usage);
+    }
+}

@@ -1,0 +1,60 @@
+package io.risklimits.shared;
+
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.RetriableException;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.RecoverableDataAccessException;
+import org.springframework.dao.TransientDataAccessException;
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
+import org.springframework.kafka.KafkaException;
+import org.springframework.transaction.CannotCreateTransactionException;
+
+/**
+ * Sorts failures into those of the infrastructure (database or broker unreachable, timeouts), which
+ * are retried until they pass, and those of one record, which are dead-lettered after a few tries.
+ */
+public enum FailureKind {
+    INFRASTRUCTURE,
+    RECORD;
+
+    public static FailureKind of(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof RecordTooLargeException) {
+                return RECORD;
+            }
+            if (cause instanceof TransientDataAccessException
+                    || cause instanceof RecoverableDataAccessException
+                    || cause instanceof DataAccessResourceFailureException
+                    || cause instanceof CannotGetJdbcConnectionException
+                    || cause instanceof CannotCreateTransactionException
+                    || cause instanceof SQLTransientException
+                    || cause instanceof SQLRecoverableException
+                    || cause instanceof RetriableException
+                    || cause instanceof org.apache.kafka.common.KafkaException
+                    || cause instanceof KafkaException
+                    || cause instanceof java.util.concurrent.TimeoutException) {
+                return INFRASTRUCTURE;
+            }
+            if (cause instanceof java.sql.SQLException sql && isConnectionFailure(sql.getSQLState())) {
+                return INFRASTRUCTURE;
+            }
+        }
+        return RECORD;
+    }
+
+    /**
+     * SQLSTATE classes 08 (connection), 53 (resources), 57 (operator intervention: shutdown, cancel,
+     * statement timeout), and 55P03 lock_not_available: risk.database.lock-timeout ran out while another
+     * session (perhaps a dead worker, until PostgreSQL ends it) held the business key's lock. Nothing is
+     * wrong with the record, so it is retried, never dead-lettered.
+     */
+    private static boolean isConnectionFailure(String sqlState) {
+        return sqlState != null
+                && (sqlState.startsWith("08")
+                        || sqlState.startsWith("53")
+                        || sqlState.startsWith("57")
+                        || sqlState.equals("55P03"));
+    }
+}

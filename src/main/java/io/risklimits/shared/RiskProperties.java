@@ -1,0 +1,21 @@
+package io.risklimits.shared;
+
+import java.time.Duration;
+import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The top-level settings of the contract.
+ *
+ * @param roles which workers this process runs: decider, archiver or both
+ * @param currency the only currency accepted (ISO 4217)
+ * @param maxClockSkew how far in the future occurred_at may be
+ * @param retention how long decisions and hourly buckets are kept before the archiver deletes them
+ */
+@ConfigurationProperties("risk")
+public record RiskProperties(
+        @DefaultValue({"decider", "archiver"}) List<String> roles,
+        @DefaultValue("USD") String currency,
+        @DefaultValue("5m") Duration maxClockSkew,
+        @DefaultValue("30d") Duration retention) {}

@@ -1,0 +1,237 @@
+package io.risklimits.decider;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import io.risklimits.support.DecisionMessage;
+import io.risklimits.support.Events;
+import io.risklimits.support.RunningService;
+import io.risklimits.support.TestInfrastructure;
+import io.risklimits.support.TestKafka;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Thousands of random events over dozens of keys, with history in every window, must get exactly
+ * the decisions of the sequential reference model: verdict, reason, usage and limits.
+ */
+class DeciderOracleIT {
+
+    private static final int ENTITIES = 20;
+    private static final int EVENTS = Integer.getInteger("oracle.events", 3000);
+    private static final long SEED = 20261122L;
+
+    private final JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
+    private final Random random = new Random(SEED);
+    private final String channel =
+            "ORC_" + UUID.randomUUID().toString().substring(0, 8).toUpperCase();
+
+    record Sent(String key, String dedupeId, byte[] payload, long amount, boolean invalid) {}
+
+    @Test
+    void decisionsEqualThoseOfTheReferenceModel() {
+        List<UUID> entities = new ArrayList<>();
+        for (int i = 0; i < ENTITIES; i++) {
+            entities.add(UUID.randomUUID());
+        }
+        UUID overridden = entities.get(0);
+        insertLimits(overridden);
+        ReferenceModel model = new ReferenceModel();
+        loadHistory(entities, model);
+
+        RunningService.Topics topics = RunningService.Topics.unique();
+        List<Sent> sent = new ArrayList<>();
+        long started;
+        try (RunningService service = RunningService.start(topics, Map.of());
+                KafkaProducer<byte[], byte[]> producer = TestKafka.producer()) {
+            started = System.nanoTime();
+            List<Future<RecordMetadata>> sends = new ArrayList<>();
+            for (int i = 0; i < EVENTS; i++) {
+                Sent event = randomEvent(entities, sent);
+                sent.add(event);
+                sends.add(producer.send(
+                        new ProducerRecord<>(topics.transactions(), TestKafka.utf8(event.key()), event.payload())));
+            }
+            TestKafka.confirm(sends);
+            List<DecisionMessage> messages = readUntilEverySendIsAnswered(topics, sent);
+            double seconds = (System.nanoTime() - started) / 1e9;
+            System.out.printf(
+                    "Oracle: %d events decided end to end in %.1f s: %.0f events/s; %d decision messages%n",
+                    EVENTS, seconds, EVENTS / seconds, messages.size());
+            assertAgainstModel(sent, messages, model, overridden);
+        }
+    }
+
+    /**
+     * Decisions are delivered at least once: every record sent is answered, a record sent again (or
+     * delivered again) with a replayed decision, so a dedupe id sent twice has at least two messages.
+     * The reading stops when every dedupe id has as many answers as it was sent, not when it has one:
+     * a dedupe id sent again near the end would otherwise be read before its replay is published.
+     * When time runs out, the failure names the dedupe ids still waiting for an answer.
+     */
+    private static List<DecisionMessage> readUntilEverySendIsAnswered(RunningService.Topics topics, List<Sent> sent) {
+        Map<String, Integer> awaited = new HashMap<>();
+        sent.forEach(event -> awaited.merge(event.dedupeId(), 1, Integer::sum));
+        List<DecisionMessage> messages = new ArrayList<>();
+        try {
+            TestKafka.readUntil(topics.decisions(), Duration.ofMinutes(4), records -> {
+                records.subList(messages.size(), records.size()).stream()
+                        .map(DecisionMessage::of)
+                        .forEach(message -> {
+                            messages.add(message);
+                            awaited.computeIfPresent(message.dedupeId(), (id, count) -> count > 1 ? count - 1 : null);
+                        });
+                return awaited.isEmpty();
+            });
+        } catch (ConditionTimeoutException timedOut) {
+            fail(
+                    "%d of %d dedupe ids are still waiting for an answer, among them %s",
+                    awaited.size(),
+                    sent.stream().map(Sent::dedupeId).distinct().count(),
+                    awaited.keySet().stream().limit(5).toList());
+        }
+        return messages;
+    }
+
+    private void assertAgainstModel(
+            List<Sent> sent, List<DecisionMessage> messages, ReferenceModel model, UUID overridden) {
+        Map<String, List<DecisionMessage>> byDedupe = messages.stream()
+                .collect(Collectors.groupingBy(DecisionMessage::dedupeId, LinkedHashMap::new, Collectors.toList()));
+        assertThat(byDedupe.keySet())
+                .containsExactlyInAnyOrderElementsOf(
+                        sent.stream().map(Sent::dedupeId).distinct().toList());
+        byDedupe.values().forEach(DeciderOracleIT::assertAllAgree);
+
+        Map<String, Boolean> decided = new HashMap<>();
+        int approved = 0;
+        int rejected = 0;
+        for (Sent event : sent) {
+            DecisionMessage first = byDedupe.get(event.dedupeId()).get(0);
+            if (decided.put(event.dedupeId(), true) != null) {
+                assertThat(byDedupe.get(event.dedupeId())).anyMatch(DecisionMessage::replayed);
+                continue;
+            }
+            assertThat(first.replayed()).isFalse();
+            if (event.invalid()) {
+                assertThat(first.decision()).isEqualTo("INVALID");
+                continue;
+            }
+            Instant bucket = Instant.parse(first.json().get("bucket_ts").stringValue());
+            boolean isOverridden = event.key().startsWith(overridden.toString());
+            Map<String, ReferenceModel.Cap> caps = caps(event.key().endsWith(":OUT"), isOverridden);
+            ReferenceModel.Expected expected = model.decide(event.key(), event.amount(), bucket, caps);
+            assertThat(first.decision()).as("decision of %s", event.dedupeId()).isEqualTo(expected.decision());
+            assertThat(first.reason()).as("reason of %s", event.dedupeId()).isEqualTo(expected.reason());
+            for (String window : ReferenceModel.WINDOWS) {
+                assertThat(new long[] {first.usageAmount(window), first.usageCount(window)})
+                        .as("%s usage of %s", window, event.dedupeId())
+                        .containsExactly(expected.usage().get(window));
+                ReferenceModel.Cap cap = caps.get(window);
+                assertThat(first.json().get("limits").get(window).get("amount").longValue())
+                        .isEqualTo(cap.amount());
+                assertThat(first.json().get("limits").get(window).get("count").longValue())
+                        .isEqualTo(cap.count());
+            }
+            if (expected.decision().equals("APPROVED")) {
+                approved++;
+            } else {
+                rejected++;
+            }
+        }
+        System.out.printf(
+                "Oracle: %d approved, %d rejected, %d replays checked%n",
+                approved, rejected, sent.size() - decided.size());
+        assertThat(approved).as("approved").isGreaterThan(EVENTS / 20);
+        assertThat(rejected).as("rejected (the limits must bite)").isGreaterThan(EVENTS / 20);
+    }
+
+    private static void assertAllAgree(List<DecisionMessage> messagesOfOneDedupe) {
+        DecisionMessage first = messagesOfOneDedupe.get(0);
+        for (DecisionMessage message : messagesOfOneDedupe) {
+            assertThat(message.withoutReplayedFlag()).isEqualTo(first.withoutReplayedFlag());
+        }
+    }
+
+    private Sent randomEvent(List<UUID> entities, List<Sent> sentSoFar) {
+        if (!sentSoFar.isEmpty() && random.nextInt(100) < 5) {
+            return sentSoFar.get(random.nextInt(sentSoFar.size()));
+        }
+        UUID entity = entities.get(random.nextInt(entities.size()));
+        String direction = random.nextBoolean() ? "IN" : "OUT";
+        boolean invalid = random.nextInt(100) < 3;
+        long amount = invalid ? 0 : 1 + random.nextInt(3000);
+        UUID dedupeId = UUID.randomUUID();
+        byte[] payload = Events.json(Events.event(dedupeId, entity, channel, direction, amount));
+        return new Sent(Events.businessKey(entity, channel, direction), dedupeId.toString(), payload, amount, invalid);
+    }
+
+    /** Limits the test sets, resolved by hand: entity override, then channel + direction, then the seeded defaults. */
+    private static Map<String, ReferenceModel.Cap> caps(boolean outgoing, boolean overridden) {
+        Map<String, ReferenceModel.Cap> caps = new HashMap<>();
+        if (outgoing) {
+            caps.put("24h", new ReferenceModel.Cap(20_000, 12));
+            caps.put("7d", new ReferenceModel.Cap(60_000, 40));
+            caps.put("30d", new ReferenceModel.Cap(150_000, 100));
+        } else {
+            caps.put("24h", new ReferenceModel.Cap(10_000, 8));
+            caps.put("7d", new ReferenceModel.Cap(5_000_000, 500));
+            caps.put("30d", new ReferenceModel.Cap(20_000_000, 2_000));
+        }
+        if (overridden) {
+            caps.put("24h", new ReferenceModel.Cap(3_000, 5));
+        }
+        return caps;
+    }
+
+    private void insertLimits(UUID overridden) {
+        String insert = "INSERT INTO risk_limit (channel, direction, entity_id, window_name, max_amount, max_count)"
+                + " VALUES (?, ?, ?, ?, ?, ?)";
+        db.update(insert, channel, "OUT", null, "24h", 20_000, 12);
+        db.update(insert, channel, "OUT", null, "7d", 60_000, 40);
+        db.update(insert, channel, "OUT", null, "30d", 150_000, 100);
+        db.update(insert, channel, "IN", null, "24h", 10_000, 8);
+        db.update(insert, channel, "*", overridden, "24h", 3_000, 5);
+    }
+
+    /** Half of the keys get buckets inside and just outside each window, relative to the current hour. */
+    private void loadHistory(List<UUID> entities, ReferenceModel model) {
+        Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS);
+        long[][] rows = {{30, 15_000, 10}, {200, 50_000, 30}, {719, 40_000, 20}, {720, 99_999, 99}};
+        for (int i = 0; i < entities.size(); i += 2) {
+            for (String direction : List.of("IN", "OUT")) {
+                String key = Events.businessKey(entities.get(i), channel, direction);
+                for (long[] row : rows) {
+                    Instant bucket = hour.minus(Duration.ofHours(row[0]));
+                    db.update(
+                            "INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts,"
+                                    + " sum_amount, tx_count) VALUES (?, ?, ?, ?, ?, ?)",
+                            entities.get(i),
+                            channel,
+                            direction,
+                            LocalDateTime.ofInstant(bucket, ZoneOffset.UTC),
+                            row[1],
+                            row[2]);
+                    model.history(key, bucket, row[1], row[2]);
+                }
+            }
+        }
+    }
+}

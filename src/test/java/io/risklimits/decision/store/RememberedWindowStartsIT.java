@@ -1,0 +1,172 @@
+package io.risklimits.decision.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.risklimits.decision.BusinessKey;
+import io.risklimits.decision.Direction;
+import io.risklimits.decision.Tally;
+import io.risklimits.decision.Usage;
+import io.risklimits.decision.Window;
+import io.risklimits.support.TestInfrastructure;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The batched decider remembers each key's running totals before its windows for the hour
+ * (WindowStartsCache), for keys with a bucket in the last 24 hours. The usage it computes from them
+ * must stay that of a full read while other writers (other instances, the archiver) change the key's
+ * buckets within the hour.
+ */
+class RememberedWindowStartsIT {
+
+    private static final LocalDateTime NOW_HOUR = LocalDateTime.of(2026, 3, 1, 12, 0);
+    private static final Instant BUCKET = NOW_HOUR.toInstant(ZoneOffset.UTC);
+
+    private final DataSource dataSource = TestInfrastructure.get().dataSource();
+    private final JdbcTemplate db = new JdbcTemplate(dataSource);
+    private final TransactionTemplate transaction =
+            new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+    private final SummedUsage summed = new SummedUsage(dataSource);
+    private final RunningUsageRepository remembering = new RunningUsageRepository(
+            new JdbcTemplate(dataSource),
+            new WindowStartsCache(100),
+            new DecisionStoreMetrics(new SimpleMeterRegistry()));
+    private final RunningUsageRepository reading = new RunningUsageRepository(
+            new JdbcTemplate(dataSource),
+            new WindowStartsCache(0),
+            new DecisionStoreMetrics(new SimpleMeterRegistry()));
+
+    @Test
+    void usageStaysThatOfAFullReadWhileOthersAddToTheCurrentBucket() {
+        BusinessKey key = keyWithHistory(true);
+        assertThat(usage(remembering, key)).isEqualTo(summed.usageUpTo(key, BUCKET));
+
+        // another instance writes the key's bucket of this hour, then adds to it
+        addToBucket(key, 0, 50);
+        addToBucket(key, 0, 20);
+
+        Usage usage = usage(remembering, key);
+        assertThat(usage).isEqualTo(summed.usageUpTo(key, BUCKET));
+        assertThat(usage.of(Window.LAST_24_HOURS)).isEqualTo(new Tally(75, 3));
+        assertThat(usage).isEqualTo(usage(reading, key));
+    }
+
+    /**
+     * A key without a bucket in the last 24 hours is read in full every time: when the archiver
+     * deletes all of its buckets, the running totals of its next bucket start from zero again, and
+     * totals remembered from before would make its usage negative.
+     */
+    @Test
+    void aKeyWithoutABucketInTheDayIsReadEveryTime() {
+        BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+        addToBucket(key, -1000, 400);
+        usage(remembering, key);
+
+        db.update("DELETE FROM risk_hourly_agg WHERE entity_id = ?", key.entityId());
+        addToBucket(key, 0, 30);
+
+        assertThat(usage(remembering, key)).isEqualTo(summed.usageUpTo(key, BUCKET));
+        assertThat(usage(remembering, key).of(Window.LAST_24_HOURS)).isEqualTo(new Tally(30, 1));
+    }
+
+    @Test
+    void keysRememberedAndKeysReadInOneStatementBothGetTheirUsage() {
+        BusinessKey remembered = keyWithHistory(true);
+        usage(remembering, remembered);
+        addToBucket(remembered, 0, 5);
+        BusinessKey fresh = keyWithHistory(true);
+        BusinessKey outsideTheDay = keyWithHistory(false);
+        BusinessKey withoutBuckets = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+
+        Map<BusinessKey, Usage> usage = remembering
+                .usageUpTo(List.of(remembered, fresh, outsideTheDay, withoutBuckets), BUCKET)
+                .usage();
+
+        assertThat(usage)
+                .containsEntry(remembered, summed.usageUpTo(remembered, BUCKET))
+                .containsEntry(fresh, summed.usageUpTo(fresh, BUCKET))
+                .containsEntry(outsideTheDay, summed.usageUpTo(outsideTheDay, BUCKET))
+                .containsEntry(withoutBuckets, Usage.NONE);
+    }
+
+    /** The point of remembering: a key decided again within the hour costs one index probe, not four. */
+    @Test
+    void aRememberedKeyIsReadWithOneIndexProbe() {
+        BusinessKey key = keyWithHistory(true);
+
+        assertThat(indexScansOfOneRead(key)).isEqualTo(4);
+        assertThat(indexScansOfOneRead(key)).isEqualTo(1);
+        assertThat(indexScansOfOneRead(key)).isEqualTo(1);
+        BusinessKey outsideTheDay = keyWithHistory(false);
+        assertThat(indexScansOfOneRead(outsideTheDay)).isEqualTo(4);
+        assertThat(indexScansOfOneRead(outsideTheDay)).isEqualTo(4);
+    }
+
+    /**
+     * Only a database clock that stepped back a day or more writes a bucket before a window's start;
+     * until the hour ends the remembered totals then count that bucket in the window: usage is
+     * overstated by its amount, never understated.
+     */
+    @Test
+    void aBucketWrittenBeforeAWindowsStartOverstatesThatWindowOnly() {
+        BusinessKey key = keyWithHistory(true);
+        usage(remembering, key);
+
+        addToBucket(key, -48, 7);
+
+        Usage exact = summed.usageUpTo(key, BUCKET);
+        Usage usage = usage(remembering, key);
+        assertThat(usage.of(Window.LAST_24_HOURS))
+                .isEqualTo(exact.of(Window.LAST_24_HOURS).plus(7));
+        assertThat(usage.of(Window.LAST_7_DAYS)).isEqualTo(exact.of(Window.LAST_7_DAYS));
+        assertThat(usage.of(Window.LAST_30_DAYS)).isEqualTo(exact.of(Window.LAST_30_DAYS));
+        assertThat(usage(reading, key)).isEqualTo(exact);
+    }
+
+    private int indexScansOfOneRead(BusinessKey key) {
+        return transaction.execute(status -> {
+            int before = indexScansInThisTransaction();
+            remembering.usageUpTo(List.of(key), BUCKET);
+            return indexScansInThisTransaction() - before;
+        });
+    }
+
+    private int indexScansInThisTransaction() {
+        return db.queryForObject(
+                "SELECT pg_stat_get_xact_numscans('risk_hourly_agg_pkey'::regclass)::int", Integer.class);
+    }
+
+    /**
+     * Buckets before the 30-day window, inside it, inside the 7 days, and, if asked, one inside the
+     * last 24 hours.
+     */
+    private BusinessKey keyWithHistory(boolean withinTheDay) {
+        BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+        addToBucket(key, -800, 1000);
+        addToBucket(key, -300, 300);
+        addToBucket(key, -100, 100);
+        addToBucket(key, -30, 30);
+        if (withinTheDay) {
+            addToBucket(key, -5, 5);
+        }
+        return key;
+    }
+
+    private static Usage usage(RunningUsageRepository repository, BusinessKey key) {
+        return repository.usageUpTo(List.of(key), BUCKET).usage().get(key);
+    }
+
+    private void addToBucket(BusinessKey key, int hoursFromNow, long amount) {
+        BucketRows.add(db, key, NOW_HOUR.plusHours(hoursFromNow), amount);
+    }
+}

@@ -1,0 +1,301 @@
+package io.risklimits.decision.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.risklimits.decision.BusinessKey;
+import io.risklimits.decision.Direction;
+import io.risklimits.decision.Tally;
+import io.risklimits.support.TestInfrastructure;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.JdbcUpdateAffectedIncorrectNumberOfRowsException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The running totals (derived by the triggers of V2, or written by the batched decider's own
+ * statement since V6) must equal the prefix sums of the buckets, whatever order the buckets are
+ * written in and however often a bucket is updated.
+ */
+class RunningTotalsIT {
+
+    private static final LocalDateTime START = LocalDateTime.of(2026, 1, 1, 0, 0);
+
+    // one DataSource for all: statements inside a transaction run on the transaction's connection
+    private final DataSource dataSource = TestInfrastructure.get().dataSource();
+    private final JdbcTemplate db = new JdbcTemplate(dataSource);
+    private final TransactionTemplate transaction =
+            new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+    private final HourlyUsageRepository buckets = new HourlyUsageRepository();
+    private final RunningUsageRepository usage = new RunningUsageRepository(
+            new JdbcTemplate(dataSource),
+            new WindowStartsCache(0),
+            new DecisionStoreMetrics(new SimpleMeterRegistry()));
+    private final Random random = new Random(7);
+
+    @Test
+    void totalsAreThePrefixSumsWhateverTheWriteOrder() {
+        UUID entity = UUID.randomUUID();
+        List<Integer> hours = new ArrayList<>();
+        for (int hour = 0; hour < 200; hour++) {
+            hours.add(hour);
+        }
+        Collections.shuffle(hours, random);
+        for (int hour : hours) {
+            addToBucket(entity, hour, 1 + random.nextInt(1000));
+        }
+        for (int i = 0; i < 300; i++) {
+            addToBucket(entity, random.nextInt(200), 1 + random.nextInt(1000));
+        }
+
+        long buckets =
+                db.queryForObject("SELECT count(*) FROM risk_hourly_agg WHERE entity_id = ?", Long.class, entity);
+        assertThat(buckets).isEqualTo(200);
+        assertThat(mismatches(entity)).isEmpty();
+    }
+
+    /**
+     * The batched decider writes the totals in its own statements (V6) while the triggers stand aside,
+     * continuing from the latest bucket it read, or carrying forward when later buckets exist; mixed
+     * with writers that leave them to the triggers, and with hours written out of order (a database
+     * clock that stepped back), every bucket's totals are still the prefix sums.
+     */
+    @Test
+    void totalsWrittenByTheDecidersStatementAreThePrefixSumsToo() {
+        UUID entity = UUID.randomUUID();
+        for (int i = 0; i < 300; i++) {
+            int hour = random.nextInt(200);
+            long amount = 1 + random.nextInt(1000);
+            if (random.nextInt(4) == 0) {
+                addToBucket(entity, hour, amount);
+            } else {
+                Instant bucket = START.plusHours(hour).toInstant(ZoneOffset.UTC);
+                transaction.executeWithoutResult(status -> addAsTheBatchedDecider(entity, bucket, amount));
+            }
+        }
+
+        assertThat(mismatches(entity)).isEmpty();
+        assertThat(db.queryForObject(
+                        "SELECT sum(tx_count) FROM risk_hourly_agg WHERE entity_id = ?", Long.class, entity))
+                .isEqualTo(300);
+    }
+
+    /**
+     * Adding to a key's current bucket changes no indexed value (V9: the primary key carries the totals
+     * before the bucket, which do not move when the bucket grows), so PostgreSQL updates the row on its
+     * heap page (HOT) and writes no index entries. With the key's own totals in the index (V7) no update
+     * was HOT.
+     */
+    @Test
+    void addingToTheCurrentBucketWritesNoIndexEntries() {
+        UUID entity = UUID.randomUUID();
+        Instant bucket = START.toInstant(ZoneOffset.UTC);
+        addToBucket(entity, -1, 40);
+
+        List<String> updates = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            updates.add(transaction.execute(status -> {
+                addAsTheBatchedDecider(entity, bucket, 10);
+                return db.queryForObject("""
+                        SELECT pg_stat_get_xact_tuples_updated('risk_hourly_agg'::regclass) || ' updated, '
+                               || pg_stat_get_xact_tuples_hot_updated('risk_hourly_agg'::regclass) || ' HOT'
+                        """, String.class);
+            }));
+        }
+
+        // the first transaction inserts the bucket; the four after it add to it
+        assertThat(updates)
+                .containsExactly(
+                        "0 updated, 0 HOT",
+                        "1 updated, 1 HOT",
+                        "1 updated, 1 HOT",
+                        "1 updated, 1 HOT",
+                        "1 updated, 1 HOT");
+        assertThat(mismatches(entity)).isEmpty();
+    }
+
+    /**
+     * The batched decider adds to this hour's bucket where its usage read found the row. Should the
+     * row have moved since (another writer updated it, although the decider holds the key's lock), the
+     * write must fail, not add nothing.
+     */
+    @Test
+    void aBucketThatMovedSinceItWasReadFailsTheWriteInsteadOfLosingTheAmount() {
+        UUID entity = UUID.randomUUID();
+        BusinessKey key = new BusinessKey(entity, "CARD", Direction.OUT);
+        Instant bucket = START.toInstant(ZoneOffset.UTC);
+        addToBucket(entity, 0, 40);
+
+        assertThatThrownBy(() -> transaction.executeWithoutResult(status -> {
+                    db.queryForObject(
+                            "SELECT risk_begin_batch_decision(ARRAY[?]::uuid[], ARRAY['CARD'], ARRAY['OUT'])",
+                            OffsetDateTime.class,
+                            entity);
+                    Map<BusinessKey, LatestBucket> read =
+                            usage.usageUpTo(List.of(key), bucket).latestBuckets();
+                    db.update(
+                            "UPDATE risk_hourly_agg SET tx_count = tx_count WHERE entity_id = ? AND bucket_ts = ?",
+                            entity,
+                            START);
+                    RoundTrip trip = new RoundTrip(db);
+                    buckets.addToBuckets(Map.of(key, new Tally(10, 1)), bucket, read, trip);
+                    trip.run();
+                }))
+                .isInstanceOf(JdbcUpdateAffectedIncorrectNumberOfRowsException.class);
+
+        assertThat(db.queryForObject(
+                        "SELECT sum_amount FROM risk_hourly_agg WHERE entity_id = ? AND bucket_ts = ?",
+                        Long.class,
+                        entity,
+                        START))
+                .isEqualTo(40);
+    }
+
+    /**
+     * One statement that writes several buckets of a key (an operator's backfill), in any order, new
+     * buckets and existing ones: the totals are the prefix sums. Before V10 the triggers counted a
+     * bucket written earlier in the same statement twice in the later ones.
+     */
+    @Test
+    void aStatementWritingManyBucketsOfAKeyKeepsThePrefixSums() {
+        UUID entity = UUID.randomUUID();
+        addToBucket(entity, 2, 7);
+
+        db.update("""
+                INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count)
+                SELECT ?, 'CARD', 'OUT', ?::timestamp + make_interval(hours => hour), 10, 1
+                FROM generate_series(0, 5) AS hour
+                WHERE hour <> 2
+                ORDER BY hour DESC
+                """, entity, Timestamp.valueOf(START));
+        db.update("""
+                INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count)
+                SELECT ?, 'CARD', 'OUT', ?::timestamp + make_interval(hours => hour), 5, 1
+                FROM generate_series(1, 8) AS hour
+                ON CONFLICT (entity_id, channel_code, direction_code, bucket_ts)
+                DO UPDATE SET sum_amount = risk_hourly_agg.sum_amount + EXCLUDED.sum_amount,
+                              tx_count   = risk_hourly_agg.tx_count + EXCLUDED.tx_count
+                """, entity, Timestamp.valueOf(START));
+
+        assertThat(mismatches(entity)).isEmpty();
+        assertThat(db.queryForObject(
+                        "SELECT max(running_amount)::bigint FROM risk_hourly_agg WHERE entity_id = ?",
+                        Long.class,
+                        entity))
+                .isEqualTo(7 + 5 * 10 + 8 * 5);
+    }
+
+    /**
+     * A bulk load through the triggers into a table whose statistics say it is empty: the triggers'
+     * lookups are planned then, and kept for the whole statement. Unless they take the primary key
+     * (V10) each row reads the growing table; that made a 200,000-row insert run for many minutes.
+     * The table is a copy of risk_hourly_agg with the same triggers, in a schema of its own, dropped
+     * with the transaction.
+     */
+    @Test
+    void aBulkLoadIntoAnEmptyTableDoesNotReadItOncePerRow() {
+        String schema = "bulk_load_" + UUID.randomUUID().toString().replace("-", "");
+        String table = schema + ".risk_hourly_agg";
+        long tableScans = transaction.execute(status -> {
+            status.setRollbackOnly();
+            db.execute("CREATE SCHEMA " + schema);
+            db.execute("CREATE TABLE " + table + " (LIKE public.risk_hourly_agg INCLUDING ALL)");
+            db.execute("CREATE TRIGGER running_totals BEFORE INSERT OR UPDATE OF sum_amount, tx_count ON " + table
+                    + " FOR EACH ROW EXECUTE FUNCTION public.risk_hourly_agg_set_running_totals()");
+            db.execute("CREATE TRIGGER running_totals_forward AFTER INSERT OR UPDATE OF sum_amount, tx_count ON "
+                    + table + " FOR EACH ROW EXECUTE FUNCTION public.risk_hourly_agg_carry_forward()");
+            db.execute("ANALYZE " + table);
+            // the triggers' unqualified risk_hourly_agg is now the copy
+            db.execute("SET LOCAL search_path = " + schema + ", public");
+            long scansBefore = sequentialScans(table);
+            db.update("""
+                    INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count)
+                    SELECT key.entity_id, 'CARD', 'OUT', ?::timestamp + make_interval(hours => hour), 10, 1
+                    FROM (SELECT gen_random_uuid() AS entity_id FROM generate_series(1, 200)) AS key,
+                         generate_series(0, 9) AS hour
+                    ORDER BY hour
+                    """, Timestamp.valueOf(START));
+            long scansOfTheLoad = sequentialScans(table) - scansBefore;
+            assertThat(db.queryForObject(
+                            "SELECT count(*) FROM risk_hourly_agg WHERE running_count = 10 AND running_amount = 100",
+                            Long.class))
+                    .isEqualTo(200);
+            return scansOfTheLoad;
+        });
+
+        assertThat(tableScans).isZero();
+    }
+
+    private long sequentialScans(String table) {
+        return db.queryForObject("SELECT pg_stat_get_xact_numscans(?::regclass)", Long.class, table);
+    }
+
+    @Test
+    void theDecidersStatementRefusesToRunOutsideATransaction() {
+        BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+
+        assertThatThrownBy(() ->
+                        buckets.addToBuckets(Map.of(key, new Tally(1, 1)), Instant.now(), Map.of(), new RoundTrip(db)))
+                .isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void aKeyDoesNotSeeTheTotalsOfAnother() {
+        UUID first = UUID.randomUUID();
+        UUID second = UUID.randomUUID();
+        addToBucket(first, 0, 500);
+        addToBucket(second, 1, 7);
+        Long running = db.queryForObject(
+                "SELECT running_amount::bigint FROM risk_hourly_agg WHERE entity_id = ?", Long.class, second);
+        assertThat(running).isEqualTo(7);
+    }
+
+    /**
+     * Inside a transaction, as the batched decider does: begin (the triggers stand aside), read the
+     * key's latest bucket, add one event's amount with the statement-written running totals.
+     */
+    private void addAsTheBatchedDecider(UUID entity, Instant bucket, long amount) {
+        BusinessKey key = new BusinessKey(entity, "CARD", Direction.OUT);
+        db.queryForObject(
+                "SELECT risk_begin_batch_decision(ARRAY[?]::uuid[], ARRAY['CARD'], ARRAY['OUT'])",
+                OffsetDateTime.class,
+                entity);
+        RoundTrip trip = new RoundTrip(db);
+        buckets.addToBuckets(
+                Map.of(key, new Tally(amount, 1)),
+                bucket,
+                usage.usageUpTo(List.of(key), bucket).latestBuckets(),
+                trip);
+        trip.run();
+    }
+
+    private List<String> mismatches(UUID entity) {
+        return db.queryForList("""
+                SELECT bucket_ts::text
+                FROM (SELECT bucket_ts, running_amount, running_count,
+                             sum(sum_amount) OVER (ORDER BY bucket_ts) AS expected_amount,
+                             sum(tx_count)   OVER (ORDER BY bucket_ts) AS expected_count
+                      FROM risk_hourly_agg
+                      WHERE entity_id = ? AND channel_code = 'CARD' AND direction_code = 'OUT') AS buckets
+                WHERE running_amount <> expected_amount OR running_count <> expected_count
+                """, String.class, entity);
+    }
+
+    private void addToBucket(UUID entity, int hour, long amount) {
+        BucketRows.add(db, new BusinessKey(entity, "CARD", Direction.OUT), START.plusHours(hour), amount);
+    }
+}

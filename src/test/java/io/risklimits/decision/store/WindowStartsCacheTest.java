@@ -1,0 +1,112 @@
+package io.risklimits.decision.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.risklimits.decider.DeciderProperties;
+import io.risklimits.decision.BusinessKey;
+import io.risklimits.decision.Direction;
+import io.risklimits.decision.Tally;
+import io.risklimits.decision.Usage;
+import io.risklimits.decision.Window;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class WindowStartsCacheTest {
+
+    private static final Instant TEN_O_CLOCK = Instant.parse("2026-11-23T10:00:00Z");
+    private static final Instant ELEVEN_O_CLOCK = Instant.parse("2026-11-23T11:00:00Z");
+
+    private final BusinessKey key = key();
+    private final WindowStarts starts = starts(100, 2);
+
+    @Test
+    void aKeysStartsAreFoundForTheHourTheyWereReadIn() {
+        WindowStartsCache cache = new WindowStartsCache(10);
+
+        cache.remember(Map.of(key, starts), TEN_O_CLOCK);
+
+        assertThat(cache.find(key, TEN_O_CLOCK)).isEqualTo(starts);
+        assertThat(cache.find(key(), TEN_O_CLOCK)).isNull();
+    }
+
+    @Test
+    void theStartsOfOneHourAreNotUsedInAnother() {
+        WindowStartsCache cache = new WindowStartsCache(10);
+        cache.remember(Map.of(key, starts), TEN_O_CLOCK);
+
+        assertThat(cache.find(key, ELEVEN_O_CLOCK)).isNull();
+        assertThat(cache.find(key, TEN_O_CLOCK.minusSeconds(3600))).isNull();
+    }
+
+    @Test
+    void aNewHourDropsTheEntriesOfTheHourBefore() {
+        WindowStartsCache cache = new WindowStartsCache(10);
+        cache.remember(Map.of(key, starts), TEN_O_CLOCK);
+        BusinessKey other = key();
+
+        cache.remember(Map.of(other, starts(5, 1)), ELEVEN_O_CLOCK);
+
+        assertThat(cache.find(other, ELEVEN_O_CLOCK)).isEqualTo(starts(5, 1));
+        assertThat(cache.find(key, TEN_O_CLOCK)).isNull();
+    }
+
+    @Test
+    void noMoreKeysThanTheLimitAreKept() {
+        WindowStartsCache cache = new WindowStartsCache(2);
+        Map<BusinessKey, WindowStarts> read = new LinkedHashMap<>();
+        for (int i = 0; i < 5; i++) {
+            read.put(key(), starts(i, i));
+        }
+
+        cache.remember(read, TEN_O_CLOCK);
+
+        assertThat(read.keySet().stream().filter(k -> cache.find(k, TEN_O_CLOCK) != null))
+                .hasSize(2);
+    }
+
+    @Test
+    void aLimitOfZeroKeepsNothing() {
+        WindowStartsCache cache = new WindowStartsCache(0);
+
+        cache.remember(Map.of(key, starts), TEN_O_CLOCK);
+
+        assertThat(cache.find(key, TEN_O_CLOCK)).isNull();
+    }
+
+    @Test
+    void aNegativeNumberOfKeysIsRefusedAtStartup() {
+        assertThatThrownBy(() -> new DeciderProperties("risk-decider", 2, -1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("risk.decider.window-starts-cache-keys");
+    }
+
+    @Test
+    void usageIsTheLatestRunningTotalsMinusThoseBeforeEachWindow() {
+        WindowStarts before = new WindowStarts(Map.of(
+                Window.LAST_24_HOURS, new WindowStarts.Before(BigDecimal.valueOf(900), 9),
+                Window.LAST_7_DAYS, new WindowStarts.Before(BigDecimal.valueOf(400), 4),
+                Window.LAST_30_DAYS, new WindowStarts.Before(BigDecimal.ZERO, 0)));
+
+        Usage usage = before.usageUpTo(new LatestBucket(TEN_O_CLOCK, BigDecimal.valueOf(1000), 10, null));
+
+        assertThat(usage.of(Window.LAST_24_HOURS)).isEqualTo(new Tally(100, 1));
+        assertThat(usage.of(Window.LAST_7_DAYS)).isEqualTo(new Tally(600, 6));
+        assertThat(usage.of(Window.LAST_30_DAYS)).isEqualTo(new Tally(1000, 10));
+        assertThat(starts(0, 0).usageUpTo(null)).isEqualTo(Usage.NONE);
+    }
+
+    private static WindowStarts starts(long amount, long count) {
+        WindowStarts.Before before = new WindowStarts.Before(BigDecimal.valueOf(amount), count);
+        return new WindowStarts(
+                Map.of(Window.LAST_24_HOURS, before, Window.LAST_7_DAYS, before, Window.LAST_30_DAYS, before));
+    }
+
+    private static BusinessKey key() {
+        return new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+    }
+}
