@@ -18,8 +18,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The benchmark's rows: limits for its channel, history for its keys, and the reset between runs.
- * History is bulk-loaded with its running totals computed in the statement, the V2 triggers
- * disabled meanwhile (nothing else writes during the load).
+ * History is bulk-loaded with its running totals computed in the statement, the running-totals
+ * triggers disabled meanwhile (nothing else writes during the load).
  */
 final class BenchmarkDatabase {
 
@@ -29,7 +29,7 @@ final class BenchmarkDatabase {
             """;
 
     // One row per key and hour. Between 1 and 3 transactions an hour of 500 .. 2,000 each, varying by
-    // key and hour. The running totals are computed here, set-based, with the V2 triggers disabled
+    // key and hour. The running totals are computed here, set-based, with the triggers disabled
     // for the load: row by row they cost a lookup and a trigger call per bucket (an hour for 7 million).
     private static final String INSERT_HISTORY = """
             INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count,

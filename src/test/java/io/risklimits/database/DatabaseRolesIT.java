@@ -31,9 +31,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * V5's least privilege, with the real service: it migrates as the schema owner (spring.flyway.user)
- * and runs as a login that is only a member of risk_decider, respectively risk_archiver. The decider
- * decides but can neither change the schema nor delete; the archiver deletes past retention.
+ * Least privilege (V3__least_privilege_roles.sql), with the real service: it migrates as the schema
+ * owner (spring.flyway.user) and runs as a login that is only a member of risk_decider, respectively
+ * risk_archiver. The decider decides but can neither change the schema nor delete; the archiver deletes
+ * past retention.
  */
 class DatabaseRolesIT {
 
@@ -164,7 +165,7 @@ class DatabaseRolesIT {
         overrides.put("spring.datasource.url", urlWithoutUser());
         overrides.put("spring.datasource.username", login);
         overrides.put("spring.datasource.password", PASSWORD);
-        // migrations (here: Flyway's validation of V1..V5) as the owner; the login may not read its history
+        // migrations (here: Flyway's validation of V1..V3) as the owner; the login may not read its history
         overrides.put("spring.flyway.user", infrastructure.username());
         overrides.put("spring.flyway.password", infrastructure.password());
         return overrides;

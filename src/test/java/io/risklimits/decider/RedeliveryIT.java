@@ -109,7 +109,7 @@ class RedeliveryIT {
                             + "\"30d\":{\"amount\":1200,\"count\":3}}");
             assertThat(decided.json().get("limits").get("24h").toString()).isEqualTo("{\"amount\":10000,\"count\":10}");
             assertThat(decided.json().get("limits").get("30d").toString()).isEqualTo("{\"amount\":90000,\"count\":90}");
-            // the audit row keeps the documents as the message carries them, byte for byte (V11)
+            // the audit row keeps the documents as the message carries them, byte for byte (json, not jsonb)
             assertThat(stored.get("usage"))
                     .isEqualTo(decided.json().get("usage").toString());
             assertThat(stored.get("limits"))

@@ -48,7 +48,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Service
 public class BatchDecisionStore {
 
-    // checks READ COMMITTED, locks the keys in one order and returns the database clock (V8); the
+    // checks READ COMMITTED, locks the keys in one order and returns the database clock (docs/adr/0004); the
     // statement started when the server received it, so the difference is the wait for the locks
     private static final String BEGIN_BATCH_DECISION = """
             SELECT decided_at, extract(epoch FROM decided_at - statement_timestamp()) AS lock_wait_seconds

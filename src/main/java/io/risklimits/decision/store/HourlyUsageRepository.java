@@ -23,8 +23,8 @@ class HourlyUsageRepository {
 
     private static final LatestBucket NO_BUCKET = new LatestBucket(Instant.EPOCH, BigDecimal.ZERO, 0, null);
 
-    // Running totals written by the statements themselves (V6), not by the triggers: the transaction
-    // tells the triggers first. risk_begin_batch_decision (V8) has told them already; the statement
+    // Running totals written by the statements themselves (docs/adr/0001), not by the triggers: the
+    // transaction tells the triggers first. risk_begin_batch_decision has told them already; the statement
     // that carries forward says it again itself, because with the triggers also carrying forward the
     // later buckets would count the addition twice.
     private static final String RUNNING_TOTALS_WRITTEN_BY_STATEMENT =

@@ -83,7 +83,7 @@ class RequestLogRepository {
 
     // Only APPROVED and REJECTED decisions come in batches; INVALID ones are filed one by one.
     // A batch's decisions share a few sets of limits: each set is sent, and parsed, once (:limitSets),
-    // and a decision names its set by number. The documents are json, not jsonb (V11): parsing them
+    // and a decision names its set by number. The documents are json, not jsonb: parsing them
     // into jsonb was the larger part of this statement's time. A dedupe_id filed already fails the
     // statement on the primary key (not ON CONFLICT DO NOTHING, whose check before each row reads the
     // index twice): the batch (BatchDecisionStore) then reads the stored decisions and decides again.

@@ -24,10 +24,10 @@ import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.stereotype.Repository;
 
 /**
- * Rolling usage of many business keys at once, from the running totals of risk_hourly_agg (V2):
+ * Rolling usage of many business keys at once, from the running totals of risk_hourly_agg:
  * usage of a window = the latest bucket's running total - the running total before the window's
  * first bucket. That second total (the key's {@link WindowStarts}) costs three index probes, which
- * are index-only scans (V9: the primary key carries each bucket's totals before it), and stays the same
+ * are index-only scans (the primary key carries each bucket's totals before it), and stays the same
  * for the whole hour, so it is read once per key and hour and then remembered ({@link
  * WindowStartsCache}); the latest bucket is read every time. The latest bucket is returned too, so that
  * the bucket write need not look it up again.

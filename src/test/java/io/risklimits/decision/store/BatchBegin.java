@@ -7,7 +7,7 @@ import java.sql.SQLException;
 import java.time.OffsetDateTime;
 import java.util.UUID;
 
-/** risk_begin_batch_decision (V8) on a connection of the test's own, for the key (entity, CARD, OUT). */
+/** risk_begin_batch_decision on a connection of the test's own, for the key (entity, CARD, OUT). */
 final class BatchBegin {
 
     private static final String BEGIN =

@@ -5,7 +5,7 @@ import java.sql.Timestamp;
 import java.time.LocalDateTime;
 import org.springframework.jdbc.core.JdbcOperations;
 
-/** Bucket rows written as a writer that leaves the running totals to the triggers (V2): another instance, say. */
+/** Bucket rows written as a writer that leaves the running totals to the triggers: another instance, say. */
 final class BucketRows {
 
     private BucketRows() {}

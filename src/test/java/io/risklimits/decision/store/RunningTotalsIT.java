@@ -27,9 +27,9 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The running totals (derived by the triggers of V2, or written by the batched decider's own
- * statement since V6) must equal the prefix sums of the buckets, whatever order the buckets are
- * written in and however often a bucket is updated.
+ * The running totals (derived by the triggers, or written by the batched decider's own statement:
+ * docs/adr/0001-running-totals.md) must equal the prefix sums of the buckets, whatever order the
+ * buckets are written in and however often a bucket is updated.
  */
 class RunningTotalsIT {
 
@@ -69,7 +69,7 @@ class RunningTotalsIT {
     }
 
     /**
-     * The batched decider writes the totals in its own statements (V6) while the triggers stand aside,
+     * The batched decider writes the totals in its own statements while the triggers stand aside,
      * continuing from the latest bucket it read, or carrying forward when later buckets exist; mixed
      * with writers that leave them to the triggers, and with hours written out of order (a database
      * clock that stepped back), every bucket's totals are still the prefix sums.
@@ -95,10 +95,10 @@ class RunningTotalsIT {
     }
 
     /**
-     * Adding to a key's current bucket changes no indexed value (V9: the primary key carries the totals
+     * Adding to a key's current bucket changes no indexed value (the primary key carries the totals
      * before the bucket, which do not move when the bucket grows), so PostgreSQL updates the row on its
-     * heap page (HOT) and writes no index entries. With the key's own totals in the index (V7) no update
-     * was HOT.
+     * heap page (HOT) and writes no index entries. With the bucket's own totals in the index no update
+     * would be HOT (docs/adr/0002-bucket-key-and-in-place-updates.md).
      */
     @Test
     void addingToTheCurrentBucketWritesNoIndexEntries() {
@@ -167,8 +167,9 @@ class RunningTotalsIT {
 
     /**
      * One statement that writes several buckets of a key (an operator's backfill), in any order, new
-     * buckets and existing ones: the totals are the prefix sums. Before V10 the triggers counted a
-     * bucket written earlier in the same statement twice in the later ones.
+     * buckets and existing ones: the totals are the prefix sums. A BEFORE trigger that saw the rows of
+     * its own statement (a VOLATILE function) would count a bucket written earlier in the same statement
+     * twice in the later ones.
      */
     @Test
     void aStatementWritingManyBucketsOfAKeyKeepsThePrefixSums() {
@@ -202,7 +203,8 @@ class RunningTotalsIT {
     /**
      * A bulk load through the triggers into a table whose statistics say it is empty: the triggers'
      * lookups are planned then, and kept for the whole statement. Unless they take the primary key
-     * (V10) each row reads the growing table; that made a 200,000-row insert run for many minutes.
+     * (their functions run with enable_seqscan off) each row reads the growing table; that made a
+     * 200,000-row insert run for many minutes.
      * The table is a copy of risk_hourly_agg with the same triggers, in a schema of its own, dropped
      * with the transaction.
      */

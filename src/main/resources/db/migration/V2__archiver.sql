@@ -1,13 +1,11 @@
 -- The archiver deletes rows past retention window by window, with a fixed fan-out of workers over
--- disjoint ranges of the 64-bit business-key hash (the seed's yb_hash_code ranges). Both tables get
--- an index that leads with bucket_ts, so a window is one index range and the hash range is checked
--- inside the index: each worker's DELETE reads only its own window's rows.
+-- disjoint ranges of the 64-bit business-key hash (the seed's yb_hash_code ranges). The two keyed
+-- tables get an index that leads with bucket_ts, so a window is one index range and the hash range is
+-- checked inside the index: each worker's DELETE reads only its own window's rows. The keyless log,
+-- small and without a key, is deleted by bucket_ts alone.
 CREATE INDEX risk_hourly_agg_archive_idx ON risk_hourly_agg (bucket_ts, key_hash);
-
-DROP INDEX risk_request_log_bucket_idx;
 CREATE INDEX risk_request_log_archive_idx ON risk_request_log (bucket_ts, key_hash);
-
--- risk_keyless_request_log already has its (bucket_ts) index from V1
+CREATE INDEX risk_keyless_request_log_bucket_idx ON risk_keyless_request_log (bucket_ts);
 
 -- How far retention deletes have gone: every row with bucket_ts < cursor_ts is deleted in both tables.
 -- It moves only after both tables are done for a window. One row at most.

@@ -34,12 +34,14 @@ $$;
 -- Every process reads the limits (LimitCatalog loads them at start).
 GRANT SELECT ON risk_limit TO risk_decider, risk_archiver;
 
--- The decider: the advisory lock and the hash, the running totals (their triggers UPDATE later buckets),
--- the audit log and the log of INVALID events without a business key. Nothing it does deletes.
+-- The decider: the advisory lock and the hash, the start of a batched decision, the running totals
+-- (their triggers UPDATE later buckets), the audit log and the log of INVALID events without a
+-- business key. Nothing it does deletes.
 GRANT SELECT, INSERT, UPDATE ON risk_hourly_agg TO risk_decider;
 GRANT SELECT, INSERT ON risk_request_log, risk_keyless_request_log TO risk_decider;
 GRANT EXECUTE ON FUNCTION risk_business_key_hash(uuid, text, text),
-                          risk_lock_business_keys(uuid[], text[], text[])
+                          risk_lock_business_keys(uuid[], text[], text[]),
+                          risk_begin_batch_decision(uuid[], text[], text[])
     TO risk_decider;
 
 -- The archiver: the only role that deletes decisions and usage, and only what is past retention
