@@ -9,7 +9,7 @@
 --
 -- The groups are NOLOGIN and created here when missing, so the embedded default and a fresh database
 -- need no bootstrap step. That needs CREATEROLE only the first time: where the migrating role may not
--- create roles, a DBA creates the two groups beforehand (README, "Database roles") and this migration
+-- create roles, a DBA creates the two groups beforehand (docs/security.md, "Database roles") and this migration
 -- only grants. Roles are cluster-wide: databases of one cluster share these two groups.
 DO $$
 BEGIN

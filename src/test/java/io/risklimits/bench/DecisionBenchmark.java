@@ -146,7 +146,7 @@ class DecisionBenchmark {
      * A service that has run for longer than its retention deletes as many decisions as it adds, and
      * its new rows reuse their space. A young request log grows instead, a page at a time, and on a
      * host with much memory the kernel writes those new pages back in one burst about every 30 s,
-     * which stalls every commit behind it (README, "Where the last second's stall came from").
+     * which stalls every commit behind it (docs/benchmark.md, "What mattered").
      */
     private void writeAndDeleteOldDecisions(Collection<BenchmarkKeys> keySets) {
         if (options.oldDecisionsPerKey() == 0) {

@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
  * How this Linux host writes dirty page cache back to disk (/proc/sys/vm). PostgreSQL extends its
  * tables through the page cache and leaves those pages to the kernel; with the defaults on a machine
  * of 24 GB the kernel lets them pile up for 30 s and then writes them out at once, and every commit's
- * WAL flush waits behind that burst (README, "Where the last second's stall came from"). Printed
+ * WAL flush waits behind that burst (docs/benchmark.md, "What mattered"). Printed
  * with the results, since the same service measures differently under different settings.
  */
 final class HostWriteback {

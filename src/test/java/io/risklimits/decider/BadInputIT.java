@@ -97,7 +97,7 @@ class BadInputIT {
     }
 
     /**
-     * CONTRACT.md: occurred_at is an RFC 3339 timestamp (four-digit year), and every event with a
+     * docs/contract.md: occurred_at is an RFC 3339 timestamp (four-digit year), and every event with a
      * parseable dedupe_id gets exactly one decision. The reader accepts the year -200000 (not RFC
      * 3339, and outside PostgreSQL's timestamptz range): the event is APPROVED and the request log
      * stores its occurred_at as -infinity.

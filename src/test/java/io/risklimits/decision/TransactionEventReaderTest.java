@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Every rule of the transaction event (CONTRACT.md, schemas/transaction-event.schema.json), one
+ * Every rule of the transaction event (docs/contract.md, schemas/transaction-event.schema.json), one
  * by one: what is Valid, what is Invalid (readable dedupe_id, and which field is named), and what
  * is Unreadable (a dead letter without a decision).
  */
@@ -438,7 +438,7 @@ class TransactionEventReaderTest {
     // ---------------------------------------------------------------- found by these tests, now fixed
 
     /**
-     * CONTRACT.md: a value out of range is INVALID (a decision), and only a record that is not JSON
+     * docs/contract.md: a value out of range is INVALID (a decision), and only a record that is not JSON
      * or has no parseable dedupe_id is a dead letter. A many-digit amount is JSON with a readable
      * dedupe_id, so it must be answered INVALID (it was dead-lettered when numbers were capped at 100).
      */

@@ -15,7 +15,7 @@ import org.springframework.util.FileSystemUtils;
  * The fault suite: the service as its own processes (java -jar), killed, frozen and cut off from
  * PostgreSQL and Kafka while events flow, then the contract's invariants checked. The regular test
  * run takes a short version (-Dfaults.scenarios=... picks others, =all runs every scenario);
- * ./mvnw -B verify -Pfaults runs all of them with more events (README, "Fault suite").
+ * ./mvnw -B verify -Pfaults runs all of them with more events (docs/testing.md, "The fault suite").
  */
 class FaultSuiteIT {
 
