@@ -45,6 +45,11 @@ CREATE TABLE risk_hourly_agg (
     running_count  bigint    NOT NULL DEFAULT 0,
     amount_before  numeric   GENERATED ALWAYS AS (running_amount - sum_amount) STORED,
     count_before   bigint    GENERATED ALWAYS AS (running_count - tx_count) STORED,
+    -- how often the key's history up to this bucket was written after the fact (a release into an
+    -- earlier hour, or a write into an hour before the key's latest): a new bucket starts from its
+    -- predecessor's count, and a write into an earlier hour adds 1 to every later bucket. The decider's
+    -- remembered window starts of a key stay valid while its latest bucket's count is unchanged.
+    rewrites       bigint    NOT NULL DEFAULT 0,
     PRIMARY KEY (entity_id, channel_code, direction_code, bucket_ts) INCLUDE (amount_before, count_before)
 ) WITH (fillfactor = 85);
 
@@ -64,10 +69,11 @@ AS $$
 BEGIN
     IF TG_OP = 'INSERT' THEN
         SELECT coalesce(earlier.running_amount, 0) + NEW.sum_amount,
-               coalesce(earlier.running_count, 0) + NEW.tx_count
-        INTO NEW.running_amount, NEW.running_count
+               coalesce(earlier.running_count, 0) + NEW.tx_count,
+               coalesce(earlier.rewrites, 0)
+        INTO NEW.running_amount, NEW.running_count, NEW.rewrites
         FROM (SELECT 1) AS one
-        LEFT JOIN LATERAL (SELECT running_amount, running_count
+        LEFT JOIN LATERAL (SELECT running_amount, running_count, rewrites
                            FROM risk_hourly_agg
                            WHERE entity_id = NEW.entity_id
                              AND channel_code = NEW.channel_code
@@ -84,7 +90,7 @@ END
 $$;
 
 -- Trigger function (AFTER INSERT or UPDATE of the amounts): later buckets include this one in their
--- totals. The decider always writes the newest bucket, so this finds nothing to update unless the
+-- totals, and count the rewrite. The decider always writes the newest bucket, so this finds nothing to update unless the
 -- clock stepped back or history is loaded out of order. enable_seqscan off, as above: the update
 -- always takes the primary key.
 CREATE FUNCTION risk_hourly_agg_carry_forward() RETURNS trigger
@@ -97,7 +103,8 @@ DECLARE
 BEGIN
     UPDATE risk_hourly_agg
     SET running_amount = running_amount + amount_delta,
-        running_count  = running_count + count_delta
+        running_count  = running_count + count_delta,
+        rewrites       = rewrites + 1
     WHERE entity_id = NEW.entity_id
       AND channel_code = NEW.channel_code
       AND direction_code = NEW.direction_code
@@ -136,7 +143,7 @@ CREATE TABLE risk_request_log (
     direction_code text        NOT NULL,
     dedupe_id      uuid        NOT NULL,
     bucket_ts      timestamp   NOT NULL,
-    decision       text        NOT NULL CHECK (decision IN ('APPROVED', 'REJECTED', 'INVALID')),
+    decision       text        NOT NULL CHECK (decision IN ('APPROVED', 'REJECTED', 'RELEASED', 'INVALID')),
     reason         text,
     amount         bigint,                -- null only for an INVALID event whose amount was unusable
     currency       text,
@@ -147,8 +154,21 @@ CREATE TABLE risk_request_log (
     decided_at     timestamptz NOT NULL,
     key_hash       bigint      NOT NULL
         GENERATED ALWAYS AS (risk_business_key_hash(entity_id, channel_code, direction_code)) STORED,
+    -- AUTHORIZATION, or REVERSAL; null only for an INVALID event whose type was unusable
+    type           text        DEFAULT 'AUTHORIZATION' CHECK (type IN ('AUTHORIZATION', 'REVERSAL')),
+    reverses       uuid,                  -- a reversal's original: its dedupe_id under the same business key
+    released_amount bigint,               -- RELEASED only: the amount given back to the original's bucket
+    released_count smallint,              -- RELEASED only: 1 when it brought the original's remaining to 0
+    remaining      bigint,                -- a reversal that found an approved original: still counted after it
     PRIMARY KEY (entity_id, channel_code, direction_code, dedupe_id)
 );
+
+-- What has been given back of each authorization: the sum of its RELEASED reversals, all filed
+-- under its business key and so under that key's lock. The log stays append-only: an original's
+-- row never changes, and what remains of it is its amount minus this sum.
+CREATE INDEX risk_request_log_releases_idx
+    ON risk_request_log (entity_id, channel_code, direction_code, reverses) INCLUDE (released_amount)
+    WHERE decision = 'RELEASED';
 
 -- INVALID events whose business key itself could not be read (bad entity_id, channel or
 -- direction): they cannot be filed under a key, so they are deduplicated by dedupe_id alone.
@@ -163,7 +183,9 @@ CREATE TABLE risk_keyless_request_log (
     occurred_at    timestamptz,
     errors         jsonb       NOT NULL,
     bucket_ts      timestamp   NOT NULL,
-    decided_at     timestamptz NOT NULL
+    decided_at     timestamptz NOT NULL,
+    type           text,
+    reverses       uuid
 );
 
 -- Limits per scope and window; for each window the most specific matching row wins.

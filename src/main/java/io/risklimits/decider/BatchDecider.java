@@ -47,16 +47,23 @@ class BatchDecider implements PollDecider {
     public Map<Integer, Decision> decideValidEvents(List<ConsumerRecord<byte[], byte[]>> records) {
         List<Integer> indexes = new ArrayList<>();
         List<TransactionEvent> events = new ArrayList<>();
+        List<BatchDecisionStore.InvalidBefore> invalid = new ArrayList<>();
         for (int i = 0; i < records.size(); i++) {
-            if (reader.read(records.get(i).value()) instanceof ReadResult.Valid valid) {
+            ReadResult read = reader.read(records.get(i).value());
+            if (read instanceof ReadResult.Valid valid) {
                 keyCheck.warnOnMismatch(records.get(i), valid.event());
                 indexes.add(i);
                 events.add(valid.event());
+            } else if (read instanceof ReadResult.Invalid filedAfter
+                    && filedAfter.fields().businessKey().isPresent()) {
+                // filed as INVALID after the batch, but earlier in the poll than the events after it
+                invalid.add(new BatchDecisionStore.InvalidBefore(
+                        events.size(), filedAfter.fields().businessKey().get(), filedAfter.dedupeId()));
             }
         }
         List<Decision> decisions;
         try {
-            decisions = store.decideAll(events, limits::limitsFor);
+            decisions = store.decideAll(events, invalid, limits::limitsFor);
         } catch (RuntimeException failure) {
             if (FailureKind.of(failure) == FailureKind.INFRASTRUCTURE) {
                 throw failure;

@@ -11,7 +11,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * The decider's meters on the Kafka side, named once so the dashboard (docs/grafana) and the code
- * cannot drift apart. Tags are bounded: decision and reason take a handful of values each.
+ * cannot drift apart. Tags are bounded: type, decision and reason take a handful of values each.
  */
 @Component
 class DeciderMetrics {
@@ -20,6 +20,8 @@ class DeciderMetrics {
     private final Counter dedupeHits;
     private final Timer latency;
     private final Timer publishWait;
+    private final Counter releasedAmount;
+    private final Counter dedupeConflicts;
     // one counter per (decision, reason, replayed), found without a registry lookup per decision
     private final Map<String, Counter> decisions = new ConcurrentHashMap<>();
 
@@ -34,6 +36,14 @@ class DeciderMetrics {
                 .minimumExpectedValue(Duration.ofMillis(1))
                 .maximumExpectedValue(Duration.ofMinutes(1))
                 .register(meters);
+        this.releasedAmount = Counter.builder("risk.decider.released.amount")
+                .description("amount given back to the limits by reversals (minor units), counted once per reversal")
+                .baseUnit("minor_units")
+                .register(meters);
+        this.dedupeConflicts = Counter.builder("risk.decider.dedupe.conflicts")
+                .description("events that reused a decided dedupe_id with other content: answered with the stored"
+                        + " decision and dead-lettered")
+                .register(meters);
         this.publishWait = Timer.builder("risk.decider.publish.wait")
                 .description(
                         "from a poll's last decision handed to the producer until the broker has confirmed them all")
@@ -46,11 +56,15 @@ class DeciderMetrics {
     /** Counts a decision message confirmed by the broker. */
     void published(Decision decision, long recordTimestampMillis) {
         String reason = decision.reason() == null ? "none" : decision.reason().name();
+        String type = decision.fields().type() == null
+                ? "none"
+                : decision.fields().type().name();
         decisions
                 .computeIfAbsent(
-                        decision.verdict() + "/" + reason + "/" + decision.replayed(),
+                        type + "/" + decision.verdict() + "/" + reason + "/" + decision.replayed(),
                         tags -> Counter.builder("risk.decisions")
                                 .description("decision messages confirmed on the decisions topic")
+                                .tag("type", type)
                                 .tag("decision", decision.verdict().name())
                                 .tag("reason", reason)
                                 .tag("replayed", Boolean.toString(decision.replayed()))
@@ -58,6 +72,11 @@ class DeciderMetrics {
                 .increment();
         if (decision.replayed()) {
             dedupeHits.increment();
+        } else if (decision.released() != null) {
+            releasedAmount.increment(decision.released().amount());
+        }
+        if (!decision.dedupeConflict().isEmpty()) {
+            dedupeConflicts.increment();
         }
         if (recordTimestampMillis > 0) {
             latency.record(Duration.ofMillis(Math.max(0, System.currentTimeMillis() - recordTimestampMillis)));

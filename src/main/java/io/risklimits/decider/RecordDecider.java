@@ -74,12 +74,32 @@ class RecordDecider {
         keyCheck.warnOnMismatch(record, event);
         // a batch of one: the same statements, and the same guarantees, as a whole poll's
         Decision decision = store.decideAll(List.of(event), limits::limitsFor).get(0);
-        return decisions.publish(decision, record);
+        return publish(record, decision);
     }
 
-    /** Publishes a decision made for this record elsewhere (in a batch). */
+    /**
+     * Publishes a decision made for this record (alone or in a batch); for a reused dedupe_id with other
+     * content, also a copy of the record to the dead-letter topic, so its producer hears of it.
+     */
     CompletableFuture<?> publish(ConsumerRecord<byte[], byte[]> record, Decision decision) {
-        return decisions.publish(decision, record);
+        CompletableFuture<?> published = decisions.publish(decision, record);
+        if (decision.dedupeConflict().isEmpty()) {
+            return published;
+        }
+        log.warn(
+                "Record {}-{}@{} reuses dedupe_id {} with other {}: answered with the stored decision",
+                record.topic(),
+                record.partition(),
+                record.offset(),
+                decision.dedupeId(),
+                decision.dedupeConflict());
+        return CompletableFuture.allOf(
+                published,
+                deadLetters.publish(
+                        record,
+                        DeadLetterPublisher.DEDUPE_CONFLICT,
+                        "dedupe_id " + decision.dedupeId() + " was decided already for an event with other "
+                                + String.join(", ", decision.dedupeConflict())));
     }
 
     private CompletableFuture<?> decideInvalid(ConsumerRecord<byte[], byte[]> record, ReadResult.Invalid invalid) {

@@ -1,12 +1,20 @@
 package io.risklimits.decision;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
 
 /**
  * A decision as stored in the request log and published on the decisions topic. usage, limits and
  * bucketTs are null for INVALID; errors is empty unless INVALID.
+ *
+ * @param released what a RELEASED reversal gave back; null otherwise
+ * @param remaining for a reversal that found an approved original, its amount still counted after this
+ *     reversal; null otherwise
+ * @param dedupeConflict on a replay that answers a reused dedupe_id with different content, the names
+ *     of the fields that differ; empty otherwise, and never stored
  */
 public record Decision(
         UUID dedupeId,
@@ -18,10 +26,14 @@ public record Decision(
         Limits limits,
         Instant bucketTs,
         Instant decidedAt,
+        Tally released,
+        Long remaining,
+        List<String> dedupeConflict,
         boolean replayed) {
 
     public Decision {
         errors = List.copyOf(errors);
+        dedupeConflict = List.copyOf(dedupeConflict);
     }
 
     public static Decision limitChecked(
@@ -36,16 +48,106 @@ public record Decision(
                 limits,
                 bucketTs,
                 decidedAt,
+                null,
+                null,
+                List.of(),
+                false);
+    }
+
+    public static Decision reversal(
+            TransactionEvent event,
+            ReversalPolicy.Outcome outcome,
+            Usage usage,
+            Limits limits,
+            Instant bucketTs,
+            Instant decidedAt) {
+        return new Decision(
+                event.dedupeId(),
+                event.fields(),
+                outcome.verdict(),
+                outcome.reason(),
+                List.of(),
+                usage,
+                limits,
+                bucketTs,
+                decidedAt,
+                outcome.released(),
+                outcome.remaining(),
+                List.of(),
                 false);
     }
 
     public static Decision invalid(UUID dedupeId, EventFields fields, List<FieldError> errors, Instant decidedAt) {
         return new Decision(
-                dedupeId, fields, Verdict.INVALID, Reason.INVALID_REQUEST, errors, null, null, null, decidedAt, false);
+                dedupeId,
+                fields,
+                Verdict.INVALID,
+                Reason.INVALID_REQUEST,
+                errors,
+                null,
+                null,
+                null,
+                decidedAt,
+                null,
+                null,
+                List.of(),
+                false);
     }
 
     /** The same decision, marked as a re-publication of one made earlier. */
     public Decision asReplay() {
-        return new Decision(dedupeId, fields, verdict, reason, errors, usage, limits, bucketTs, decidedAt, true);
+        return new Decision(
+                dedupeId,
+                fields,
+                verdict,
+                reason,
+                errors,
+                usage,
+                limits,
+                bucketTs,
+                decidedAt,
+                released,
+                remaining,
+                dedupeConflict,
+                true);
+    }
+
+    /** This decision re-published for an event that reused its dedupe_id with other content. */
+    public Decision asConflictingReplay(List<String> differingFields) {
+        return new Decision(
+                dedupeId,
+                fields,
+                verdict,
+                reason,
+                errors,
+                usage,
+                limits,
+                bucketTs,
+                decidedAt,
+                released,
+                remaining,
+                differingFields,
+                true);
+    }
+
+    /**
+     * The fields (type, amount, currency, reverses) in which an event differs from the one this
+     * decision was made for; empty for a redelivery of the same event.
+     */
+    public List<String> differingFields(TransactionEvent event) {
+        List<String> differing = new ArrayList<>();
+        if (fields.type() != event.type()) {
+            differing.add("type");
+        }
+        if (fields.amount() == null || fields.amount() != event.amount()) {
+            differing.add("amount");
+        }
+        if (!Objects.equals(fields.currency(), event.currency())) {
+            differing.add("currency");
+        }
+        if (!Objects.equals(fields.reverses(), event.reverses())) {
+            differing.add("reverses");
+        }
+        return differing;
     }
 }

@@ -18,7 +18,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class DecisionJson {
 
-    public static final int SCHEMA_VERSION = 1;
+    public static final int SCHEMA_VERSION = 2;
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
     // Most keys share a few sets of limits, and each decision writes its limits twice (message and
@@ -45,10 +45,32 @@ public final class DecisionJson {
                     fields.direction() == null ? null : fields.direction().name());
             writeNumberOrNull(json, "amount", fields.amount());
             json.writeStringProperty("currency", fields.currency());
+            json.writeStringProperty(
+                    "type", fields.type() == null ? null : fields.type().name());
+            if (fields.reverses() != null) {
+                json.writeStringProperty("reverses", fields.reverses().toString());
+            }
             json.writeStringProperty("decision", decision.verdict().name());
             json.writeStringProperty(
                     "reason",
                     decision.reason() == null ? null : decision.reason().name());
+            if (decision.released() != null) {
+                json.writeObjectPropertyStart("released");
+                json.writeNumberProperty("amount", decision.released().amount());
+                json.writeNumberProperty("count", decision.released().count());
+                json.writeEndObject();
+            }
+            if (decision.remaining() != null) {
+                json.writeNumberProperty("remaining", decision.remaining());
+            }
+            if (!decision.dedupeConflict().isEmpty()) {
+                json.writeName("dedupe_conflict");
+                json.writeStartArray();
+                for (String field : decision.dedupeConflict()) {
+                    json.writeString(field);
+                }
+                json.writeEndArray();
+            }
             if (decision.verdict() == Verdict.INVALID) {
                 json.writeName("errors");
                 writeErrors(json, decision.errors());

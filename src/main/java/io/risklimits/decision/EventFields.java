@@ -5,11 +5,25 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * The fields of a transaction event that a decision echoes. For a valid event all are present;
- * for an invalid one a field is null when it did not pass validation.
+ * The fields of a transaction event that a decision echoes. For a valid event all are present (but
+ * reverses, which only a reversal has); for an invalid one a field is null when it did not pass
+ * validation.
  */
 public record EventFields(
-        UUID entityId, String channel, Direction direction, Long amount, String currency, Instant occurredAt) {
+        UUID entityId,
+        String channel,
+        Direction direction,
+        Long amount,
+        String currency,
+        Instant occurredAt,
+        EventType type,
+        UUID reverses) {
+
+    /** The fields of an authorization. */
+    public EventFields(
+            UUID entityId, String channel, Direction direction, Long amount, String currency, Instant occurredAt) {
+        this(entityId, channel, direction, amount, currency, occurredAt, EventType.AUTHORIZATION, null);
+    }
 
     public Optional<BusinessKey> businessKey() {
         if (entityId == null || channel == null || direction == null) {

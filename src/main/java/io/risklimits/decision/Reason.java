@@ -1,5 +1,6 @@
 package io.risklimits.decision;
 
+/** Why a decision is not APPROVED or RELEASED. */
 public enum Reason {
     LIMIT_24H_AMOUNT,
     LIMIT_24H_COUNT,
@@ -7,5 +8,11 @@ public enum Reason {
     LIMIT_7D_COUNT,
     LIMIT_30D_AMOUNT,
     LIMIT_30D_COUNT,
+    /** A reversal's original is unknown under its business key, or past retention. */
+    ORIGINAL_NOT_FOUND,
+    /** A reversal's original is not an approved authorization. */
+    ORIGINAL_NOT_APPROVED,
+    /** A reversal asks to release more than is still counted of its original. */
+    EXCEEDS_REMAINING,
     INVALID_REQUEST
 }

@@ -9,6 +9,11 @@ public record Tally(long amount, long count) {
         return new Tally(this.amount + amount, count + 1);
     }
 
+    /** What is left after taking other away, never below zero. */
+    public Tally minus(Tally other) {
+        return new Tally(Math.max(0, amount - other.amount), Math.max(0, count - other.count));
+    }
+
     public Tally plus(Tally other) {
         return new Tally(amount + other.amount, count + other.count);
     }

@@ -108,12 +108,62 @@ public final class TransactionEventReader {
         Long amount = amount(root.get("amount"), errors);
         String eventCurrency = currency(root.get("currency"), errors);
         Instant occurredAt = occurredAt(root.get("occurred_at"), errors);
-        EventFields fields = new EventFields(entityId, channel, direction, amount, eventCurrency, occurredAt);
+        EventType type = type(root.get("type"), errors);
+        UUID reverses = reverses(root.get("reverses"), type, dedupeId, errors);
+        EventFields fields =
+                new EventFields(entityId, channel, direction, amount, eventCurrency, occurredAt, type, reverses);
         if (!errors.isEmpty()) {
             return new ReadResult.Invalid(dedupeId, fields, errors);
         }
         return new ReadResult.Valid(new TransactionEvent(
-                dedupeId, new BusinessKey(entityId, channel, direction), amount, eventCurrency, occurredAt));
+                dedupeId,
+                new BusinessKey(entityId, channel, direction),
+                amount,
+                eventCurrency,
+                occurredAt,
+                type,
+                reverses));
+    }
+
+    /** Absent (or null) is an authorization, as before reversals existed. */
+    private static EventType type(JsonNode node, List<FieldError> errors) {
+        if (node == null || node.isNull()) {
+            return EventType.AUTHORIZATION;
+        }
+        if (node.isString()) {
+            for (EventType type : EventType.values()) {
+                if (type.name().equals(node.stringValue())) {
+                    return type;
+                }
+            }
+        }
+        errors.add(new FieldError("type", "must be AUTHORIZATION or REVERSAL"));
+        return null;
+    }
+
+    /** Required for a reversal, and another event's dedupe_id; absent (or null) otherwise. */
+    private static UUID reverses(JsonNode node, EventType type, UUID dedupeId, List<FieldError> errors) {
+        boolean absent = node == null || node.isNull();
+        if (type != EventType.REVERSAL) {
+            if (!absent && type == EventType.AUTHORIZATION) {
+                errors.add(new FieldError("reverses", "must be absent unless type is REVERSAL"));
+            }
+            return null;
+        }
+        if (absent) {
+            errors.add(new FieldError("reverses", "is required for a REVERSAL"));
+            return null;
+        }
+        UUID reverses = uuidOrNull(node);
+        if (reverses == null) {
+            errors.add(new FieldError("reverses", "must be a UUID string"));
+            return null;
+        }
+        if (reverses.equals(dedupeId)) {
+            errors.add(new FieldError("reverses", "must be another event's dedupe_id, not the reversal's own"));
+            return null;
+        }
+        return reverses;
     }
 
     private static UUID entityId(JsonNode node, List<FieldError> errors) {

@@ -1,5 +1,6 @@
 package io.risklimits.decision;
 
+import java.time.Instant;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
@@ -25,6 +26,17 @@ public record Usage(Map<Window, Tally> byWindow) {
 
     public Tally of(Window window) {
         return byWindow.get(window);
+    }
+
+    /**
+     * Usage after a release from the given hour bucket: every window that still contains that hour
+     * shrinks by it, the others stay as they are; never below zero.
+     */
+    public Usage minus(Tally released, Instant releasedBucket, Instant currentBucket) {
+        Map<Window, Tally> next = new EnumMap<>(Window.class);
+        byWindow.forEach((window, tally) ->
+                next.put(window, window.contains(currentBucket, releasedBucket) ? tally.minus(released) : tally));
+        return new Usage(next);
     }
 
     /** Usage after an approved event of this amount. */

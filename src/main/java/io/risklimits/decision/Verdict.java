@@ -4,5 +4,7 @@ package io.risklimits.decision;
 public enum Verdict {
     APPROVED,
     REJECTED,
+    /** A reversal gave back limit. */
+    RELEASED,
     INVALID
 }

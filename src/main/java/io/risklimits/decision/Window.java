@@ -1,5 +1,8 @@
 package io.risklimits.decision;
 
+import java.time.Duration;
+import java.time.Instant;
+
 /** The rolling windows, each a number of hourly buckets ending with the decision's bucket. */
 public enum Window {
     LAST_24_HOURS("24h", 24, Reason.LIMIT_24H_AMOUNT, Reason.LIMIT_24H_COUNT),
@@ -33,6 +36,16 @@ public enum Window {
 
     public Reason countExceeded() {
         return countExceeded;
+    }
+
+    /** The hour the window starts with, when it ends with the given hour bucket. */
+    public Instant startFor(Instant currentBucket) {
+        return currentBucket.minus(Duration.ofHours(hours - 1L));
+    }
+
+    /** Whether the window ending with currentBucket contains the hour bucket. */
+    public boolean contains(Instant currentBucket, Instant bucket) {
+        return !bucket.isBefore(startFor(currentBucket));
     }
 
     public static Window fromLabel(String label) {

@@ -30,6 +30,11 @@ public class DeadLetterPublisher {
     public static final String UNREADABLE_RECORD = "UNREADABLE_RECORD";
     /** The record was answered with an INVALID decision; this is the copy for operators. */
     public static final String INVALID_EVENT = "INVALID_EVENT";
+    /**
+     * The record reused a dedupe_id already decided for an event with other content (type, amount,
+     * currency or reverses): answered with the stored decision; this is the copy for operators.
+     */
+    public static final String DEDUPE_CONFLICT = "DEDUPE_CONFLICT";
 
     private final KafkaTemplate<byte[], byte[]> kafka;
     private final TopicProperties topics;
@@ -57,11 +62,12 @@ public class DeadLetterPublisher {
                 });
     }
 
-    /** Dead letters by kind: unreadable records, invalid events, and records whose retries ran out. */
+    /** Dead letters by kind: unreadable records, invalid events, dedupe conflicts, records whose retries ran out. */
     private Counter counter(String errorClass) {
         String kind = switch (errorClass) {
             case UNREADABLE_RECORD -> "unreadable";
             case INVALID_EVENT -> "invalid";
+            case DEDUPE_CONFLICT -> "dedupe_conflict";
             default -> "retries_exhausted";
         };
         return Counter.builder("risk.dead.letters")

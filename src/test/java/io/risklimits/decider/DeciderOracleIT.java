@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
@@ -44,7 +45,13 @@ class DeciderOracleIT {
     private final String channel =
             "ORC_" + UUID.randomUUID().toString().substring(0, 8).toUpperCase();
 
-    record Sent(String key, String dedupeId, byte[] payload, long amount, boolean invalid) {}
+    /** @param reverses the original a reversal names; null for an authorization */
+    record Sent(String key, String dedupeId, byte[] payload, long amount, boolean invalid, String reverses) {
+
+        boolean reversal() {
+            return reverses != null;
+        }
+    }
 
     @Test
     void decisionsEqualThoseOfTheReferenceModel() {
@@ -121,6 +128,7 @@ class DeciderOracleIT {
         byDedupe.values().forEach(DeciderOracleIT::assertAllAgree);
 
         Map<String, Boolean> decided = new HashMap<>();
+        Map<String, Integer> outcomes = new TreeMap<>();
         int approved = 0;
         int rejected = 0;
         for (Sent event : sent) {
@@ -132,13 +140,18 @@ class DeciderOracleIT {
             assertThat(first.replayed()).isFalse();
             if (event.invalid()) {
                 assertThat(first.decision()).isEqualTo("INVALID");
+                model.invalid(event.key(), event.dedupeId());
                 continue;
             }
             Instant bucket = Instant.parse(first.json().get("bucket_ts").stringValue());
             boolean isOverridden = event.key().startsWith(overridden.toString());
             Map<String, ReferenceModel.Cap> caps = caps(event.key().endsWith(":OUT"), isOverridden);
-            ReferenceModel.Expected expected = model.decide(event.key(), event.amount(), bucket, caps);
+            ReferenceModel.Expected expected = event.reversal()
+                    ? model.reverse(event.key(), event.dedupeId(), event.reverses(), event.amount(), bucket)
+                    : model.decide(event.key(), event.dedupeId(), event.amount(), bucket, caps);
             assertThat(first.decision()).as("decision of %s", event.dedupeId()).isEqualTo(expected.decision());
+            assertReleased(first, expected, event);
+            outcomes.merge(first.decision() + (first.reason() == null ? "" : " " + first.reason()), 1, Integer::sum);
             assertThat(first.reason()).as("reason of %s", event.dedupeId()).isEqualTo(expected.reason());
             for (String window : ReferenceModel.WINDOWS) {
                 assertThat(new long[] {first.usageAmount(window), first.usageCount(window)})
@@ -152,15 +165,46 @@ class DeciderOracleIT {
             }
             if (expected.decision().equals("APPROVED")) {
                 approved++;
-            } else {
+            } else if (!event.reversal()) {
                 rejected++;
             }
         }
         System.out.printf(
-                "Oracle: %d approved, %d rejected, %d replays checked%n",
-                approved, rejected, sent.size() - decided.size());
+                "Oracle: %d approved, %d rejected, %d replays checked; outcomes %s%n",
+                approved, rejected, sent.size() - decided.size(), outcomes);
         assertThat(approved).as("approved").isGreaterThan(EVENTS / 20);
         assertThat(rejected).as("rejected (the limits must bite)").isGreaterThan(EVENTS / 20);
+        for (String reversalOutcome : List.of(
+                "RELEASED",
+                "REJECTED ORIGINAL_NOT_FOUND",
+                "REJECTED ORIGINAL_NOT_APPROVED",
+                "REJECTED EXCEEDS_REMAINING")) {
+            assertThat(outcomes).as("reversals ending %s", reversalOutcome).containsKey(reversalOutcome);
+        }
+    }
+
+    private static void assertReleased(DecisionMessage message, ReferenceModel.Expected expected, Sent event) {
+        if (expected.released() == null) {
+            assertThat(message.json().has("released"))
+                    .as("released of %s", event.dedupeId())
+                    .isFalse();
+        } else {
+            assertThat(new long[] {
+                        message.json().get("released").get("amount").longValue(),
+                        message.json().get("released").get("count").longValue()
+                    })
+                    .as("released of %s", event.dedupeId())
+                    .containsExactly(expected.released());
+        }
+        if (expected.remaining() == null) {
+            assertThat(message.json().has("remaining"))
+                    .as("remaining of %s", event.dedupeId())
+                    .isFalse();
+        } else {
+            assertThat(message.json().get("remaining").longValue())
+                    .as("remaining of %s", event.dedupeId())
+                    .isEqualTo(expected.remaining());
+        }
     }
 
     private static void assertAllAgree(List<DecisionMessage> messagesOfOneDedupe) {
@@ -174,13 +218,48 @@ class DeciderOracleIT {
         if (!sentSoFar.isEmpty() && random.nextInt(100) < 5) {
             return sentSoFar.get(random.nextInt(sentSoFar.size()));
         }
+        if (!sentSoFar.isEmpty() && random.nextInt(100) < 12) {
+            return randomReversal(sentSoFar.get(random.nextInt(sentSoFar.size())), entities);
+        }
         UUID entity = entities.get(random.nextInt(entities.size()));
         String direction = random.nextBoolean() ? "IN" : "OUT";
         boolean invalid = random.nextInt(100) < 3;
         long amount = invalid ? 0 : 1 + random.nextInt(3000);
         UUID dedupeId = UUID.randomUUID();
         byte[] payload = Events.json(Events.event(dedupeId, entity, channel, direction, amount));
-        return new Sent(Events.businessKey(entity, channel, direction), dedupeId.toString(), payload, amount, invalid);
+        return new Sent(
+                Events.businessKey(entity, channel, direction), dedupeId.toString(), payload, amount, invalid, null);
+    }
+
+    /**
+     * A reversal naming an event sent before (whatever became of it: approved, rejected, invalid, or a
+     * reversal itself), mostly under its own key: in full, in part, or for more than it was; now and
+     * then under another key, or naming an event that never was.
+     */
+    private Sent randomReversal(Sent earlier, List<UUID> entities) {
+        String[] key = earlier.key().split(":");
+        UUID entity = UUID.fromString(key[0]);
+        String direction = key[2];
+        UUID reverses = UUID.fromString(earlier.dedupeId());
+        int kind = random.nextInt(100);
+        if (kind < 5) {
+            reverses = UUID.randomUUID();
+        } else if (kind < 10) {
+            entity = entities.get(random.nextInt(entities.size()));
+            direction = direction.equals("IN") ? "OUT" : "IN";
+        }
+        long original = Math.max(1, earlier.amount());
+        long amount =
+                kind < 40 ? original : kind < 85 ? 1 + random.nextInt((int) Math.min(original, 3000)) : original + 1;
+        UUID dedupeId = UUID.randomUUID();
+        byte[] payload = Events.json(Events.reversal(dedupeId, entity, channel, direction, amount, reverses));
+        return new Sent(
+                Events.businessKey(entity, channel, direction),
+                dedupeId.toString(),
+                payload,
+                amount,
+                false,
+                reverses.toString());
     }
 
     /** Limits the test sets, resolved by hand: entity override, then channel + direction, then the seeded defaults. */

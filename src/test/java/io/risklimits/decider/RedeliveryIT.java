@@ -7,6 +7,7 @@ import io.risklimits.support.Events;
 import io.risklimits.support.RunningService;
 import io.risklimits.support.TestInfrastructure;
 import io.risklimits.support.TestKafka;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +20,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 /**
  * A dedupe_id seen before is answered with the decision stored for it, marked replayed, and
  * consumes no limit: not even when the limit has filled up since, and not when the copy follows
- * the original back to back.
+ * the original back to back; reused for other content, it is a conflict, answered the same way.
  */
 class RedeliveryIT {
 
@@ -119,6 +120,46 @@ class RedeliveryIT {
             DecisionMessage replayed = decisions(topics, 2).get(1);
             assertThat(replayed.replayed()).isTrue();
             assertThat(replayed.withoutReplayedFlag()).isEqualTo(decided.withoutReplayedFlag());
+        }
+    }
+
+    /**
+     * A producer that reuses a dedupe_id for another event (another amount, or now a reversal) gets the
+     * stored decision back, flagged with the fields that differ, and a dead-letter copy; nothing of the
+     * second event is counted.
+     */
+    @Test
+    void aReusedDedupeIdWithOtherContentIsAConflictNotAReplay() {
+        RunningService.Topics topics = RunningService.Topics.unique();
+        UUID dedupeId = UUID.randomUUID();
+        byte[] original = Events.json(Events.event(dedupeId, entity, channel, "OUT", 100));
+        byte[] otherAmount = Events.json(Events.event(dedupeId, entity, channel, "OUT", 900));
+        byte[] nowAReversal = Events.json(Events.reversal(dedupeId, entity, channel, "OUT", 100, UUID.randomUUID()));
+
+        try (RunningService service = RunningService.start(topics, Map.of());
+                KafkaProducer<byte[], byte[]> producer = TestKafka.producer()) {
+            send(producer, topics, original);
+            DecisionMessage decided = decisions(topics, 1).get(0);
+            String bucketsBefore = buckets();
+            send(producer, topics, otherAmount);
+            send(producer, topics, nowAReversal);
+            List<DecisionMessage> conflicts = decisions(topics, 3).subList(1, 3);
+
+            assertThat(conflicts).allSatisfy(conflict -> {
+                assertThat(conflict.replayed()).isTrue();
+                assertThat(conflict.json().get("amount").longValue()).isEqualTo(100);
+                assertThat(conflict.json().get("decided_at"))
+                        .isEqualTo(decided.json().get("decided_at"));
+            });
+            assertThat(conflicts.get(0).json().get("dedupe_conflict").toString())
+                    .isEqualTo("[\"amount\"]");
+            assertThat(conflicts.get(1).json().get("dedupe_conflict").toString())
+                    .isEqualTo("[\"type\",\"reverses\"]");
+            assertThat(TestKafka.readAtLeast(topics.deadLetter(), 2, Duration.ofSeconds(60)))
+                    .extracting(record -> new String(
+                            record.headers().lastHeader("risk.error.class").value(), StandardCharsets.UTF_8))
+                    .containsExactly("DEDUPE_CONFLICT", "DEDUPE_CONFLICT");
+            assertThat(buckets()).as("hourly buckets after the conflicts").isEqualTo(bucketsBefore);
         }
     }
 

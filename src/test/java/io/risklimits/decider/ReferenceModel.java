@@ -9,8 +9,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An independent, sequential model of the contract's limit rules, written without the production
- * code: one key's history as a plain list of (bucket, amount), a window as "buckets since".
+ * An independent, sequential model of the contract's limit and reversal rules, written without the
+ * production code: one key's history as a plain list of counted amounts with their hour, a window as
+ * "buckets since", a reversal as taking from its original's entry.
  */
 final class ReferenceModel {
 
@@ -19,33 +20,45 @@ final class ReferenceModel {
 
     record Cap(long amount, long count) {}
 
-    record Expected(String decision, String reason, Map<String, long[]> usage) {}
+    /**
+     * @param released for RELEASED: {amount, count}; null otherwise
+     * @param remaining for a reversal that found an approved original; null otherwise
+     */
+    record Expected(String decision, String reason, Map<String, long[]> usage, long[] released, Long remaining) {
 
-    private final Map<String, List<Map.Entry<Instant, Long>>> approvedByKey = new HashMap<>();
+        Expected(String decision, String reason, Map<String, long[]> usage) {
+            this(decision, reason, usage, null, null);
+        }
+    }
+
+    /** One counted authorization (or a share of a history bucket): still counted while remaining > 0. */
+    private static final class Counted {
+        final Instant bucket;
+        long remaining;
+
+        Counted(Instant bucket, long remaining) {
+            this.bucket = bucket;
+            this.remaining = remaining;
+        }
+    }
+
+    /** What a reversal may name: an event decided under a key. */
+    private record Filed(boolean authorization, String decision, Counted counted) {}
+
+    private final Map<String, List<Counted>> countedByKey = new HashMap<>();
+    private final Map<String, Filed> filed = new HashMap<>();
 
     void history(String key, Instant bucket, long amount, long count) {
         for (int i = 0; i < count; i++) {
             // split the bucket total into count events; only the sums matter
             long share = amount / count + (i == 0 ? amount % count : 0);
-            approvedByKey.computeIfAbsent(key, k -> new ArrayList<>()).add(Map.entry(bucket, share));
+            countedByKey.computeIfAbsent(key, k -> new ArrayList<>()).add(new Counted(bucket, share));
         }
     }
 
-    /** Decides one event of the key at the given bucket and, when approved, remembers it. */
-    Expected decide(String key, long amount, Instant bucket, Map<String, Cap> caps) {
-        Map<String, long[]> usage = new LinkedHashMap<>();
-        for (String window : WINDOWS) {
-            Instant since = bucket.minus(Duration.ofHours(WINDOW_HOURS.get(window) - 1));
-            long sum = 0;
-            long count = 0;
-            for (Map.Entry<Instant, Long> approved : approvedByKey.getOrDefault(key, List.of())) {
-                if (!approved.getKey().isBefore(since)) {
-                    sum += approved.getValue();
-                    count++;
-                }
-            }
-            usage.put(window, new long[] {sum, count});
-        }
+    /** Decides one authorization of the key at the given bucket and, when approved, counts it. */
+    Expected decide(String key, String dedupeId, long amount, Instant bucket, Map<String, Cap> caps) {
+        Map<String, long[]> usage = usage(key, bucket);
         for (String window : WINDOWS) {
             Cap cap = caps.get(window);
             if (cap == null) {
@@ -54,13 +67,59 @@ final class ReferenceModel {
             long[] used = usage.get(window);
             String label = window.toUpperCase();
             if (used[0] + amount > cap.amount()) {
+                filed.put(key + "/" + dedupeId, new Filed(true, "REJECTED", null));
                 return new Expected("REJECTED", "LIMIT_" + label + "_AMOUNT", usage);
             }
             if (used[1] + 1 > cap.count()) {
+                filed.put(key + "/" + dedupeId, new Filed(true, "REJECTED", null));
                 return new Expected("REJECTED", "LIMIT_" + label + "_COUNT", usage);
             }
         }
-        approvedByKey.computeIfAbsent(key, k -> new ArrayList<>()).add(Map.entry(bucket, amount));
+        Counted counted = new Counted(bucket, amount);
+        countedByKey.computeIfAbsent(key, k -> new ArrayList<>()).add(counted);
+        filed.put(key + "/" + dedupeId, new Filed(true, "APPROVED", counted));
         return new Expected("APPROVED", null, usage);
+    }
+
+    /** An INVALID event filed under its key: a reversal naming it finds an original that is not approved. */
+    void invalid(String key, String dedupeId) {
+        filed.put(key + "/" + dedupeId, new Filed(true, "INVALID", null));
+    }
+
+    /** Decides one reversal of the key, naming its original by dedupe_id. */
+    Expected reverse(String key, String dedupeId, String reverses, long amount, Instant bucket) {
+        Map<String, long[]> usage = usage(key, bucket);
+        Filed original = filed.get(key + "/" + reverses);
+        Expected expected;
+        if (original == null) {
+            expected = new Expected("REJECTED", "ORIGINAL_NOT_FOUND", usage);
+        } else if (!original.authorization() || !original.decision().equals("APPROVED")) {
+            expected = new Expected("REJECTED", "ORIGINAL_NOT_APPROVED", usage);
+        } else if (amount > original.counted().remaining) {
+            expected = new Expected("REJECTED", "EXCEEDS_REMAINING", usage, null, original.counted().remaining);
+        } else {
+            original.counted().remaining -= amount;
+            long count = original.counted().remaining == 0 ? 1 : 0;
+            expected = new Expected("RELEASED", null, usage, new long[] {amount, count}, original.counted().remaining);
+        }
+        filed.put(key + "/" + dedupeId, new Filed(false, expected.decision(), null));
+        return expected;
+    }
+
+    private Map<String, long[]> usage(String key, Instant bucket) {
+        Map<String, long[]> usage = new LinkedHashMap<>();
+        for (String window : WINDOWS) {
+            Instant since = bucket.minus(Duration.ofHours(WINDOW_HOURS.get(window) - 1));
+            long sum = 0;
+            long count = 0;
+            for (Counted counted : countedByKey.getOrDefault(key, List.of())) {
+                if (!counted.bucket.isBefore(since) && counted.remaining > 0) {
+                    sum += counted.remaining;
+                    count++;
+                }
+            }
+            usage.put(window, new long[] {sum, count});
+        }
+        return usage;
     }
 }

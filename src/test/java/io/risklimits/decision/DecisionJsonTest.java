@@ -49,6 +49,9 @@ class DecisionJsonTest {
                 LIMITS,
                 BUCKET,
                 DECIDED_AT,
+                null,
+                null,
+                List.of(),
                 false);
 
         byte[] message = DecisionJson.message(decision);
@@ -117,6 +120,62 @@ class DecisionJsonTest {
         }
 
         assertThat(DecisionJson.usage(usage)).isEqualTo(JSON.writeValueAsString(expected));
+    }
+
+    @Test
+    void aReleasedReversalSaysWhatItGaveBackAndWhatRemains() {
+        UUID original = UUID.fromString("9c2d7e1f-3a4b-4c5d-8e6f-7a8b9c0d1e2f");
+        TransactionEvent reversal = new TransactionEvent(
+                DEDUPE_ID,
+                new BusinessKey(ENTITY_ID, "CARD", Direction.OUT),
+                400,
+                "USD",
+                Instant.parse("2026-11-23T08:39:10Z"),
+                EventType.REVERSAL,
+                original);
+        Decision decision = Decision.reversal(
+                reversal,
+                ReversalPolicy.decide(
+                        400, new ReversalPolicy.Original(EventType.AUTHORIZATION, Verdict.APPROVED, 1_000, 600)),
+                USAGE,
+                LIMITS,
+                BUCKET,
+                DECIDED_AT);
+
+        byte[] message = DecisionJson.message(decision);
+
+        DecisionSchema.assertValidDecision(message);
+        JsonNode node = JSON.readTree(message);
+        assertThat(node.get("type").stringValue()).isEqualTo("REVERSAL");
+        assertThat(node.get("reverses").stringValue()).isEqualTo(original.toString());
+        assertThat(node.get("decision").stringValue()).isEqualTo("RELEASED");
+        assertThat(node.get("reason").isNull()).isTrue();
+        assertThat(node.get("released").get("amount").longValue()).isEqualTo(400);
+        assertThat(node.get("released").get("count").longValue()).isEqualTo(1);
+        assertThat(node.get("remaining").longValue()).isZero();
+        assertThat(node.get("schema_version").intValue()).isEqualTo(2);
+        assertThat(node.has("dedupe_conflict")).isFalse();
+    }
+
+    @Test
+    void aConflictingReplayNamesTheFieldsThatDiffer() {
+        TransactionEvent first = new TransactionEvent(
+                DEDUPE_ID, new BusinessKey(ENTITY_ID, "CARD", Direction.OUT), 1_200, "USD", DECIDED_AT);
+        Decision stored = Decision.limitChecked(first, Outcome.approved(), USAGE, LIMITS, BUCKET, DECIDED_AT);
+        TransactionEvent reused = new TransactionEvent(
+                DEDUPE_ID, new BusinessKey(ENTITY_ID, "CARD", Direction.OUT), 1_300, "USD", DECIDED_AT);
+
+        List<String> differing = stored.differingFields(reused);
+        byte[] message = DecisionJson.message(stored.asConflictingReplay(differing));
+
+        assertThat(differing).containsExactly("amount");
+        assertThat(stored.differingFields(first)).isEmpty();
+        DecisionSchema.assertValidDecision(message);
+        JsonNode node = JSON.readTree(message);
+        assertThat(node.get("amount").longValue()).isEqualTo(1_200);
+        assertThat(node.get("replayed").booleanValue()).isTrue();
+        assertThat(node.get("dedupe_conflict").get(0).stringValue()).isEqualTo("amount");
+        assertThat(node.get("type").stringValue()).isEqualTo("AUTHORIZATION");
     }
 
     @Test

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.ZoneOffset;
+import java.util.UUID;
 import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -15,6 +16,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Properties of the reader over random and hostile input (issue #5): a valid event is read back
@@ -95,6 +97,85 @@ class TransactionEventReaderPropertiesTest {
         // the event object is level 1 of the parser's 64
         assertThat(inside).isInstanceOf(depth <= 63 ? ReadResult.Valid.class : ReadResult.Unreadable.class);
         assertSafeToLog(inside);
+    }
+
+    /**
+     * type and reverses in any combination, hostile text included: an event is valid only as an
+     * authorization without reverses or as a reversal naming another event's dedupe_id, and otherwise
+     * INVALID naming exactly the field at fault (reverses is judged only once the type is known).
+     */
+    @Property(tries = 600)
+    void typeAndReversesAreValidOnlyInTheirTwoShapes(@ForAll("reversalFields") ReversalFields sent) {
+        ReadResult result = read(sent.json());
+
+        String type =
+                sent.typeText() == null || sent.typeText().equals("null") ? "AUTHORIZATION" : unquoted(sent.typeText());
+        boolean absent = sent.reversesText() == null || sent.reversesText().equals("null");
+        String reverses = absent ? null : unquoted(sent.reversesText());
+        String faulty;
+        if (!"AUTHORIZATION".equals(type) && !"REVERSAL".equals(type)) {
+            faulty = "type";
+        } else if (type.equals("AUTHORIZATION")) {
+            faulty = absent ? null : "reverses";
+        } else {
+            boolean another = reverses != null
+                    && HostileValues.isUuid(reverses)
+                    && !UUID.fromString(reverses).equals(sent.event().dedupeId());
+            faulty = another ? null : "reverses";
+        }
+        if (faulty == null) {
+            assertThat(result).isInstanceOf(ReadResult.Valid.class);
+            TransactionEvent event = ((ReadResult.Valid) result).event();
+            assertThat(event.type().name()).isEqualTo(type);
+            assertThat(event.reverses()).isEqualTo(reverses == null ? null : UUID.fromString(reverses));
+        } else {
+            assertThat(result).isInstanceOf(ReadResult.Invalid.class);
+            assertThat(((ReadResult.Invalid) result).errors())
+                    .extracting(FieldError::field)
+                    .containsExactly(faulty);
+        }
+        assertSafeToLog(result);
+    }
+
+    /** An event with type and reverses given as raw JSON text (null: left out). */
+    record ReversalFields(HostileValues.Event event, String typeText, String reversesText) {
+
+        String json() {
+            String json = event.json();
+            StringBuilder extra = new StringBuilder();
+            if (typeText != null) {
+                extra.append(",\"type\":").append(typeText);
+            }
+            if (reversesText != null) {
+                extra.append(",\"reverses\":").append(reversesText);
+            }
+            return json.substring(0, json.length() - 1) + extra + "}";
+        }
+    }
+
+    @Provide
+    Arbitrary<ReversalFields> reversalFields() {
+        Arbitrary<String> types = Arbitraries.oneOf(
+                Arbitraries.just(null),
+                Arbitraries.of("null", "1", "true", "{}", "[]", "\"\"", "\"reversal\"", "\"REVERSAL \""),
+                Arbitraries.of("\"AUTHORIZATION\"", "\"REVERSAL\""),
+                Arbitraries.strings().ofMaxLength(20).map(HostileValues::quoted));
+        return HostileValues.events()
+                .flatMap(event -> Combinators.combine(
+                                types,
+                                Arbitraries.oneOf(
+                                        Arbitraries.just(null),
+                                        Arbitraries.of("null", "7", "{}", "\"\""),
+                                        Arbitraries.just(HostileValues.quoted(
+                                                event.dedupeId().toString())),
+                                        Arbitraries.create(UUID::randomUUID)
+                                                .map(id -> HostileValues.quoted(id.toString())),
+                                        Arbitraries.strings().ofMaxLength(40).map(HostileValues::quoted)))
+                        .as((type, reverses) -> new ReversalFields(event, type, reverses)));
+    }
+
+    private static String unquoted(String jsonText) {
+        return jsonText.startsWith("\"") ? JsonMapper.builder().build().readValue(jsonText, String.class) : jsonText;
     }
 
     record Broken(HostileValues.Event event, String field, String text) {

@@ -53,6 +53,80 @@ class TransactionEventReaderTest {
         assertThat(event.occurredAt()).isEqualTo(NOW.minusSeconds(60));
     }
 
+    // ---------------------------------------------------------------- type and reverses
+
+    private static final UUID ORIGINAL = UUID.fromString("9c2d7e1f-3a4b-4c5d-8e6f-7a8b9c0d1e2f");
+
+    @Test
+    void anEventWithoutTypeIsAnAuthorization() {
+        TransactionEvent event = ((ReadResult.Valid) read(event())).event();
+
+        assertThat(event.type()).isEqualTo(EventType.AUTHORIZATION);
+        assertThat(event.reverses()).isNull();
+        assertThat(((ReadResult.Valid) read(with(e -> e.put("type", null))))
+                        .event()
+                        .type())
+                .isEqualTo(EventType.AUTHORIZATION);
+    }
+
+    @Test
+    void aReversalNamesTheAuthorizationItReleases() {
+        ReadResult result = read(with(e -> {
+            e.put("type", "REVERSAL");
+            e.put("reverses", ORIGINAL.toString());
+        }));
+
+        TransactionEvent event = ((ReadResult.Valid) result).event();
+        assertThat(event.type()).isEqualTo(EventType.REVERSAL);
+        assertThat(event.reverses()).isEqualTo(ORIGINAL);
+        assertThat(event.fields().reverses()).isEqualTo(ORIGINAL);
+    }
+
+    static Stream<Arguments> brokenReversalFields() {
+        return Stream.of(
+                invalid("type", "must be AUTHORIZATION or REVERSAL", e -> e.put("type", "REFUND")),
+                invalid("type", "must be AUTHORIZATION or REVERSAL", e -> e.put("type", "reversal")),
+                invalid("type", "must be AUTHORIZATION or REVERSAL", e -> e.put("type", 1)),
+                invalid("reverses", "is required for a REVERSAL", e -> e.put("type", "REVERSAL")),
+                invalid("reverses", "must be a UUID string", e -> {
+                    e.put("type", "REVERSAL");
+                    e.put("reverses", "not-a-uuid");
+                }),
+                invalid("reverses", "must be another event's dedupe_id, not the reversal's own", e -> {
+                    e.put("type", "REVERSAL");
+                    e.put("reverses", DEDUPE_ID.toString());
+                }),
+                invalid(
+                        "reverses",
+                        "must be absent unless type is REVERSAL",
+                        e -> e.put("reverses", ORIGINAL.toString())),
+                invalid("reverses", "must be absent unless type is REVERSAL", e -> {
+                    e.put("type", "AUTHORIZATION");
+                    e.put("reverses", ORIGINAL.toString());
+                }));
+    }
+
+    @ParameterizedTest(name = "{0}: {1}")
+    @MethodSource("brokenReversalFields")
+    void aBrokenTypeOrReversesMakesTheEventInvalidNamingThatField(
+            String field, String message, Map<String, Object> event) {
+        ReadResult.Invalid invalid = assertInvalid(read(event));
+
+        assertThat(invalid.errors()).containsExactly(new FieldError(field, message));
+    }
+
+    @Test
+    void anInvalidReversalEchoesItsTypeAndTheOriginalItNamed() {
+        ReadResult.Invalid invalid = assertInvalid(read(with(e -> {
+            e.put("type", "REVERSAL");
+            e.put("reverses", ORIGINAL.toString());
+            e.put("amount", 0);
+        })));
+
+        assertThat(invalid.fields().type()).isEqualTo(EventType.REVERSAL);
+        assertThat(invalid.fields().reverses()).isEqualTo(ORIGINAL);
+    }
+
     static Stream<Arguments> validVariants() {
         return Stream.of(
                 variant("amount at the lower bound 1", e -> e.put("amount", 1)),

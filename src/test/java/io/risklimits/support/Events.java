@@ -26,6 +26,15 @@ public final class Events {
         return event;
     }
 
+    /** A reversal of the authorization filed as reverses, under the given business key. */
+    public static Map<String, Object> reversal(
+            UUID dedupeId, UUID entityId, String channel, String direction, long amount, UUID reverses) {
+        Map<String, Object> event = event(dedupeId, entityId, channel, direction, amount);
+        event.put("type", "REVERSAL");
+        event.put("reverses", reverses.toString());
+        return event;
+    }
+
     public static byte[] json(Map<String, Object> event) {
         return JSON.writeValueAsBytes(event);
     }

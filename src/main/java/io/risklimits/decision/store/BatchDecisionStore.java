@@ -2,12 +2,8 @@ package io.risklimits.decision.store;
 
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Decision;
-import io.risklimits.decision.LimitPolicy;
 import io.risklimits.decision.Limits;
-import io.risklimits.decision.Outcome;
-import io.risklimits.decision.Tally;
 import io.risklimits.decision.TransactionEvent;
-import io.risklimits.decision.Usage;
 import io.risklimits.shared.Failpoints;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -16,13 +12,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.springframework.dao.DuplicateKeyException;
@@ -33,10 +27,10 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Lock-and-decide for a whole poll in one READ COMMITTED transaction: the advisory locks of all its
- * business keys (one sorted order, so batches cannot deadlock), the usage of every key in a set-based
- * read, the decisions made in event order in memory (later events of a key see the approvals of
- * earlier ones), then the buckets and the audit rows written in bulk. Three round trips: the locks
- * with the reads ({@link RoundTrip}), the writes, the commit.
+ * business keys (one sorted order, so batches cannot deadlock), the usage of every key and the
+ * originals of its reversals in set-based reads, the decisions made in event order in memory ({@link
+ * InOrderDecisions}), then the buckets, the releases and the audit rows written in bulk. Three round
+ * trips: the locks with the reads ({@link RoundTrip}), the writes, the commit.
  *
  * <p>Events already decided (redelivered after a crash or a rebalance) are rare, so a batch first
  * assumes there are none and does not read the stored decisions: if one was stored, the audit insert
@@ -60,7 +54,11 @@ public class BatchDecisionStore {
 
     // what a batch read under its keys' locks
     private record UnderLocks(
-            Instant decidedAt, Instant bucket, Map<RequestId, Decision> stored, UsageReading reading) {}
+            Instant decidedAt,
+            Instant bucket,
+            Map<RequestId, Decision> stored,
+            UsageReading reading,
+            Map<RequestId, RequestLogRepository.StoredOriginal> originals) {}
 
     private final JdbcOperations jdbc;
     private final Clock clock;
@@ -93,59 +91,59 @@ public class BatchDecisionStore {
     }
 
     /**
+     * An INVALID event of the same poll, with a readable business key, that comes before events[beforeEvent]:
+     * it is filed after the batch, and a reversal after it in the poll that names it finds it all the same.
+     */
+    public record InvalidBefore(int beforeEvent, BusinessKey key, UUID dedupeId) {}
+
+    /**
      * Decides valid events in order, each against the limits, or answers with the decision already
      * made for its dedupe_id (also when made earlier in this batch). Returns one decision per event.
      */
     public List<Decision> decideAll(List<TransactionEvent> events, Function<BusinessKey, Limits> limitsOf) {
+        return decideAll(events, List.of(), limitsOf);
+    }
+
+    /** {@link #decideAll(List, Function)} for a poll that held INVALID events among the valid ones. */
+    public List<Decision> decideAll(
+            List<TransactionEvent> events, List<InvalidBefore> invalid, Function<BusinessKey, Limits> limitsOf) {
         if (events.isEmpty()) {
             return List.of();
         }
         try {
-            return decideAll(events, limitsOf, false);
+            return decideAll(events, invalid, limitsOf, false);
         } catch (DuplicateKeyException someEventsWereDecidedBefore) {
             // a second failure (any other unique key) is the batch's own, and propagates
             metrics.batchDecidedAgainForReplays();
-            return decideAll(events, limitsOf, true);
+            return decideAll(events, invalid, limitsOf, true);
         }
     }
 
     private List<Decision> decideAll(
-            List<TransactionEvent> events, Function<BusinessKey, Limits> limitsOf, boolean readStored) {
+            List<TransactionEvent> events,
+            List<InvalidBefore> invalid,
+            Function<BusinessKey, Limits> limitsOf,
+            boolean readStored) {
         return metrics.timeTransaction(() -> readCommitted.execute(status -> {
             UnderLocks read = lockAndRead(events, readStored);
             Instant bucket = read.bucket();
-            Map<RequestId, Decision> known = new HashMap<>(read.stored());
-            Map<BusinessKey, Usage> usage = new HashMap<>(read.reading().usage());
-
-            List<Decision> answers = new ArrayList<>(events.size());
-            List<Decision> made = new ArrayList<>();
-            Map<BusinessKey, Tally> approved = new LinkedHashMap<>();
-            for (TransactionEvent event : events) {
-                Decision earlier = known.get(RequestId.of(event));
-                if (earlier != null) {
-                    answers.add(earlier.asReplay());
-                    continue;
-                }
-                BusinessKey key = event.businessKey();
-                Usage before = usage.getOrDefault(key, Usage.NONE);
-                Limits limits = limitsOf.apply(key);
-                Outcome outcome = LimitPolicy.decide(event.amount(), before, limits);
-                if (outcome.isApproved()) {
-                    usage.put(key, before.plus(event.amount()));
-                    approved.merge(key, Tally.ZERO.plus(event.amount()), Tally::plus);
-                }
-                Decision decision = Decision.limitChecked(event, outcome, before, limits, bucket, read.decidedAt());
-                known.put(RequestId.of(event), decision);
-                made.add(decision);
-                answers.add(decision);
-            }
+            InOrderDecisions decided = new InOrderDecisions(
+                            bucket,
+                            read.decidedAt(),
+                            limitsOf,
+                            read.stored(),
+                            read.reading().usage(),
+                            read.originals())
+                    .decide(events, invalid);
             RoundTrip writes = new RoundTrip(jdbc);
-            hourlyUsage.addToBuckets(approved, bucket, read.reading().latestBuckets(), writes);
-            requestLog.insertAllLimitChecked(made, bucket, read.decidedAt(), writes);
+            hourlyUsage.addToBuckets(decided.approved(), bucket, read.reading().latestBuckets(), writes);
+            hourlyUsage.releaseFromBuckets(decided.releases(), writes);
+            requestLog.insertAllLimitChecked(decided.authorizations(), bucket, read.decidedAt(), writes);
+            requestLog.insertAllReversals(decided.reversals(), bucket, read.decidedAt(), writes);
             writes.run();
             metrics.batchDecided(events.size());
             failpoints.reached(Failpoints.Point.BEFORE_COMMIT);
-            return answers;
+            return decided.answers();
         }));
     }
 
@@ -164,6 +162,10 @@ public class BatchDecisionStore {
         Supplier<Begun> begun =
                 reads.query(BEGIN_BATCH_DECISION, KeyArrays.of(keys).parameters(), BatchDecisionStore::begun);
         Supplier<Map<RequestId, Decision>> stored = readStored ? requestLog.findAll(events, reads) : Map::of;
+        List<TransactionEvent> reversals =
+                events.stream().filter(TransactionEvent::isReversal).toList();
+        Supplier<Map<RequestId, RequestLogRepository.StoredOriginal>> originals =
+                reversals.isEmpty() ? Map::of : requestLog.findOriginals(reversals, reads);
         Supplier<UsageReading> expectedReading = runningUsage.usageUpTo(keys, expectedBucket, reads);
         reads.run();
         metrics.lockWaited(begun.get().lockWait());
@@ -171,7 +173,7 @@ public class BatchDecisionStore {
         Instant bucket = decidedAt.truncatedTo(ChronoUnit.HOURS);
         UsageReading reading =
                 bucket.equals(expectedBucket) ? expectedReading.get() : runningUsage.usageUpTo(keys, bucket);
-        return new UnderLocks(decidedAt, bucket, stored.get(), reading);
+        return new UnderLocks(decidedAt, bucket, stored.get(), reading, originals.get());
     }
 
     private static Begun begun(ResultSet rs) throws SQLException {

@@ -4,9 +4,7 @@ import static io.risklimits.decision.store.SqlTime.utcTimestamp;
 
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Tally;
-import io.risklimits.decision.Window;
 import java.math.BigDecimal;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,7 +19,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 @Repository
 class HourlyUsageRepository {
 
-    private static final LatestBucket NO_BUCKET = new LatestBucket(Instant.EPOCH, BigDecimal.ZERO, 0, null);
+    private static final LatestBucket NO_BUCKET = new LatestBucket(Instant.EPOCH, BigDecimal.ZERO, 0, 0, null);
 
     // Running totals written by the statements themselves (docs/adr/0001), not by the triggers: the
     // transaction tells the triggers first. risk_begin_batch_decision has told them already; the statement
@@ -29,6 +27,42 @@ class HourlyUsageRepository {
     // later buckets would count the addition twice.
     private static final String RUNNING_TOTALS_WRITTEN_BY_STATEMENT =
             "SELECT set_config('risk.running_totals_written_by', 'statement', true)";
+
+    // Releases given back by reversals, each to the hour its original was counted in: that bucket's
+    // amount (and count, when the original is released in full) drops, and so do the running totals of
+    // that bucket and of every later one, which count the rewrite (a release into the key's latest
+    // hour rewrites no history before it). A bucket past retention is gone:
+    // the later buckets' totals drop all the same, so every window's usage stays right. Only inside a
+    // transaction begun by risk_begin_batch_decision, after the batch's additions.
+    private static final String RELEASE_FROM_BUCKETS = """
+            UPDATE risk_hourly_agg bucket
+            SET sum_amount     = bucket.sum_amount - released.own_amount,
+                tx_count       = bucket.tx_count - released.own_count,
+                running_amount = bucket.running_amount - released.carried_amount,
+                running_count  = bucket.running_count - released.carried_count,
+                rewrites       = bucket.rewrites + CAST(released.after_a_release AS integer)
+            FROM (SELECT later.entity_id, later.channel_code, later.direction_code, later.bucket_ts,
+                         bool_or(release.bucket_ts < later.bucket_ts) AS after_a_release,
+                         coalesce(sum(release.amount) FILTER (WHERE release.bucket_ts = later.bucket_ts), 0)
+                             AS own_amount,
+                         coalesce(sum(release.count) FILTER (WHERE release.bucket_ts = later.bucket_ts), 0)
+                             AS own_count,
+                         sum(release.amount) AS carried_amount,
+                         sum(release.count)  AS carried_count
+                  FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
+                              CAST(:buckets AS timestamp[]), CAST(:amounts AS bigint[]), CAST(:counts AS integer[]))
+                       AS release (entity_id, channel_code, direction_code, bucket_ts, amount, count)
+                  JOIN risk_hourly_agg later
+                    ON later.entity_id = release.entity_id
+                   AND later.channel_code = release.channel_code
+                   AND later.direction_code = release.direction_code
+                   AND later.bucket_ts >= release.bucket_ts
+                  GROUP BY later.entity_id, later.channel_code, later.direction_code, later.bucket_ts) AS released
+            WHERE bucket.entity_id = released.entity_id
+              AND bucket.channel_code = released.channel_code
+              AND bucket.direction_code = released.direction_code
+              AND bucket.bucket_ts = released.bucket_ts
+            """;
 
     // The usual case: no key has a bucket after this one. Most keys already have this hour's bucket,
     // their latest: it is updated where the usage read found it under the key's lock (its ctid),
@@ -63,14 +97,15 @@ class HourlyUsageRepository {
     // later buckets to carry forward to): slower, never wrong.
     private static final String ADD_TO_LATEST_BUCKETS = """
             INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count,
-                                         running_amount, running_count)
+                                         running_amount, running_count, rewrites)
             SELECT entity_id, channel_code, direction_code, :bucket, sum_amount, tx_count,
-                   running_amount, running_count
+                   running_amount, running_count, rewrites
             FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
                         CAST(:amounts AS bigint[]), CAST(:counts AS integer[]),
-                        CAST(:runningAmounts AS numeric[]), CAST(:runningCounts AS bigint[]))
+                        CAST(:runningAmounts AS numeric[]), CAST(:runningCounts AS bigint[]),
+                        CAST(:rewrites AS bigint[]))
                  AS added (entity_id, channel_code, direction_code, sum_amount, tx_count,
-                           running_amount, running_count)
+                           running_amount, running_count, rewrites)
             ON CONFLICT (entity_id, channel_code, direction_code, bucket_ts)
             DO UPDATE SET sum_amount     = risk_hourly_agg.sum_amount + EXCLUDED.sum_amount,
                           tx_count       = risk_hourly_agg.tx_count + EXCLUDED.tx_count,
@@ -90,7 +125,8 @@ class HourlyUsageRepository {
             ), carried_forward AS (
                 UPDATE risk_hourly_agg later
                 SET running_amount = later.running_amount + added.sum_amount,
-                    running_count  = later.running_count + added.tx_count
+                    running_count  = later.running_count + added.tx_count,
+                    rewrites       = later.rewrites + 1
                 FROM added
                 WHERE later.entity_id = added.entity_id
                   AND later.channel_code = added.channel_code
@@ -98,13 +134,14 @@ class HourlyUsageRepository {
                   AND later.bucket_ts > :bucket
             )
             INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count,
-                                         running_amount, running_count)
+                                         running_amount, running_count, rewrites)
             SELECT added.entity_id, added.channel_code, added.direction_code, :bucket, added.sum_amount,
                    added.tx_count,
                    coalesce(earlier.running_amount, 0) + added.sum_amount,
-                   coalesce(earlier.running_count, 0) + added.tx_count
+                   coalesce(earlier.running_count, 0) + added.tx_count,
+                   coalesce(earlier.rewrites, 0)
             FROM added
-            LEFT JOIN LATERAL (SELECT running_amount, running_count
+            LEFT JOIN LATERAL (SELECT running_amount, running_count, rewrites
                                FROM risk_hourly_agg bucket
                                WHERE bucket.entity_id = added.entity_id
                                  AND bucket.channel_code = added.channel_code
@@ -118,6 +155,40 @@ class HourlyUsageRepository {
                           running_amount = risk_hourly_agg.running_amount + EXCLUDED.sum_amount,
                           running_count  = risk_hourly_agg.running_count + EXCLUDED.tx_count
             """;
+
+    /** What a reversal gives back to the bucket its original was counted in. */
+    record Release(BusinessKey key, Instant bucketTs, Tally released) {}
+
+    /**
+     * Adds to the round trip the statement that gives the releases back to their buckets, with the
+     * running totals. After {@link #addToBuckets}: the additions find the rows where they were read.
+     */
+    void releaseFromBuckets(List<Release> releases, RoundTrip trip) {
+        if (releases.isEmpty()) {
+            return;
+        }
+        trip.execute(
+                RELEASE_FROM_BUCKETS,
+                KeyArrays.of(releases.stream().map(Release::key).toList())
+                        .parameters()
+                        .addValue(
+                                "buckets",
+                                releases.stream()
+                                        .map(release ->
+                                                utcTimestamp(release.bucketTs()).toString())
+                                        .toArray(String[]::new))
+                        .addValue(
+                                "amounts",
+                                releases.stream()
+                                        .map(release -> release.released().amount())
+                                        .toArray(Long[]::new))
+                        .addValue(
+                                "counts",
+                                releases.stream()
+                                        .map(release -> Math.toIntExact(
+                                                release.released().count()))
+                                        .toArray(Integer[]::new)));
+    }
 
     /**
      * Adds to the round trip the statements that add each key's approved total to its bucket, one row
@@ -197,7 +268,10 @@ class HourlyUsageRepository {
                                         .toArray(String[]::new))
                         .addValue(
                                 "runningCounts",
-                                after.stream().map(LatestBucket::runningCount).toArray(Long[]::new)));
+                                after.stream().map(LatestBucket::runningCount).toArray(Long[]::new))
+                        .addValue(
+                                "rewrites",
+                                after.stream().map(LatestBucket::rewrites).toArray(Long[]::new)));
     }
 
     /** Each key's added tally and the bucket, as parameters. */
@@ -211,9 +285,5 @@ class HourlyUsageRepository {
                 .addValue("amounts", amounts)
                 .addValue("counts", counts)
                 .addValue("bucket", utcTimestamp(bucket));
-    }
-
-    static Instant windowStart(Instant bucket, Window window) {
-        return bucket.minus(Duration.ofHours(window.hours() - 1L));
     }
 }

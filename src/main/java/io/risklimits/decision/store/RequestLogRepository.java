@@ -10,8 +10,11 @@ import io.risklimits.decision.Decision;
 import io.risklimits.decision.DecisionJson;
 import io.risklimits.decision.Direction;
 import io.risklimits.decision.EventFields;
+import io.risklimits.decision.EventType;
 import io.risklimits.decision.FieldError;
 import io.risklimits.decision.Reason;
+import io.risklimits.decision.ReversalPolicy;
+import io.risklimits.decision.Tally;
 import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.Verdict;
 import java.sql.ResultSet;
@@ -38,7 +41,8 @@ class RequestLogRepository {
 
     private static final String SELECT_DECISION = """
             SELECT dedupe_id, entity_id, channel_code, direction_code, amount, currency, occurred_at,
-                   decision, reason, errors, usage, limits, bucket_ts, decided_at
+                   decision, reason, errors, usage, limits, bucket_ts, decided_at,
+                   type, reverses, released_amount, released_count, remaining
             FROM risk_request_log
             WHERE entity_id = :entityId
               AND channel_code = :channel
@@ -49,32 +53,39 @@ class RequestLogRepository {
     private static final String INSERT_DECISION = """
             INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
                                           decision, reason, amount, currency, occurred_at,
-                                          usage, limits, errors, decided_at)
+                                          usage, limits, errors, decided_at,
+                                          type, reverses, released_amount, released_count, remaining)
             VALUES (:entityId, :channel, :direction, :dedupeId, :bucket,
                     :decision, :reason, :amount, :currency, :occurredAt,
-                    CAST(:usage AS json), CAST(:limits AS json), CAST(:errors AS jsonb), :decidedAt)
+                    CAST(:usage AS json), CAST(:limits AS json), CAST(:errors AS jsonb), :decidedAt,
+                    :type, :reverses, :releasedAmount, :releasedCount, :remaining)
             """;
 
     private static final String INSERT_KEYLESS_IF_NEW = """
             INSERT INTO risk_keyless_request_log (dedupe_id, entity_id, channel_code, direction_code, amount,
-                                                  currency, occurred_at, errors, bucket_ts, decided_at)
+                                                  currency, occurred_at, errors, bucket_ts, decided_at,
+                                                  type, reverses)
             VALUES (:dedupeId, :entityId, :channel, :direction, :amount,
                     :currency, :occurredAt, CAST(:errors AS jsonb),
-                    date_trunc('hour', clock_timestamp() AT TIME ZONE 'UTC'), clock_timestamp())
+                    date_trunc('hour', clock_timestamp() AT TIME ZONE 'UTC'), clock_timestamp(),
+                    :type, :reverses)
             ON CONFLICT (dedupe_id) DO NOTHING
             """;
 
     private static final String SELECT_KEYLESS = """
             SELECT dedupe_id, entity_id, channel_code, direction_code, amount, currency, occurred_at,
                    'INVALID' AS decision, 'INVALID_REQUEST' AS reason, errors,
-                   NULL AS usage, NULL AS limits, NULL AS bucket_ts, decided_at
+                   NULL AS usage, NULL AS limits, NULL AS bucket_ts, decided_at,
+                   type, reverses, CAST(NULL AS bigint) AS released_amount,
+                   CAST(NULL AS smallint) AS released_count, CAST(NULL AS bigint) AS remaining
             FROM risk_keyless_request_log
             WHERE dedupe_id = :dedupeId
             """;
 
     private static final String SELECT_DECISIONS = """
             SELECT dedupe_id, entity_id, channel_code, direction_code, amount, currency, occurred_at,
-                   decision, reason, errors, usage, limits, bucket_ts, decided_at
+                   decision, reason, errors, usage, limits, bucket_ts, decided_at,
+                   type, reverses, released_amount, released_count, remaining
             FROM risk_request_log
             WHERE (entity_id, channel_code, direction_code, dedupe_id) IN (
                 SELECT * FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]),
@@ -90,10 +101,10 @@ class RequestLogRepository {
     private static final String INSERT_LIMIT_CHECKED_DECISIONS = """
             INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
                                           decision, reason, amount, currency, occurred_at,
-                                          usage, limits, decided_at)
+                                          usage, limits, decided_at, type)
             SELECT decided.entity_id, decided.channel_code, decided.direction_code, decided.dedupe_id, :bucket,
                    decided.decision, decided.reason, decided.amount, decided.currency, decided.occurred_at,
-                   decided.usage, limit_set.limits, :decidedAt
+                   decided.usage, limit_set.limits, :decidedAt, 'AUTHORIZATION'
             FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
                         CAST(:dedupeIds AS uuid[]), CAST(:decisions AS text[]), CAST(:reasons AS text[]),
                         CAST(:amounts AS bigint[]), CAST(:currencies AS text[]), CAST(:occurredAts AS timestamptz[]),
@@ -102,6 +113,48 @@ class RequestLogRepository {
                              amount, currency, occurred_at, usage, limit_set_number)
             JOIN unnest(CAST(:limitSets AS json[])) WITH ORDINALITY AS limit_set (limits, number)
               ON limit_set.number = decided.limit_set_number
+            """;
+
+    // Reversals come in batches too, with what each gave back; a batch holds few of them, so their
+    // limits are sent one document per row.
+    private static final String INSERT_REVERSAL_DECISIONS = """
+            INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
+                                          decision, reason, amount, currency, occurred_at,
+                                          usage, limits, decided_at,
+                                          type, reverses, released_amount, released_count, remaining)
+            SELECT entity_id, channel_code, direction_code, dedupe_id, :bucket,
+                   decision, reason, amount, currency, occurred_at,
+                   usage, limits, :decidedAt,
+                   'REVERSAL', reverses, released_amount, released_count, remaining
+            FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
+                        CAST(:dedupeIds AS uuid[]), CAST(:decisions AS text[]), CAST(:reasons AS text[]),
+                        CAST(:amounts AS bigint[]), CAST(:currencies AS text[]), CAST(:occurredAts AS timestamptz[]),
+                        CAST(:usages AS json[]), CAST(:limits AS json[]), CAST(:reverses AS uuid[]),
+                        CAST(:releasedAmounts AS bigint[]), CAST(:releasedCounts AS smallint[]),
+                        CAST(:remainings AS bigint[]))
+                 AS decided (entity_id, channel_code, direction_code, dedupe_id, decision, reason,
+                             amount, currency, occurred_at, usage, limits, reverses,
+                             released_amount, released_count, remaining)
+            """;
+
+    // Each reversal's original as it stands under the key's lock: its type, decision and amount, and
+    // the sum its RELEASED reversals gave back (risk_request_log_releases_idx). A missing row is an
+    // original that is unknown under the key, or past retention.
+    private static final String SELECT_ORIGINALS = """
+            SELECT original.entity_id, original.channel_code, original.direction_code, original.dedupe_id,
+                   original.type, original.decision, original.amount,
+                   coalesce((SELECT sum(reversal.released_amount)
+                             FROM risk_request_log reversal
+                             WHERE reversal.entity_id = original.entity_id
+                               AND reversal.channel_code = original.channel_code
+                               AND reversal.direction_code = original.direction_code
+                               AND reversal.reverses = original.dedupe_id
+                               AND reversal.decision = 'RELEASED'), 0) AS released,
+                   original.bucket_ts
+            FROM risk_request_log original
+            WHERE (original.entity_id, original.channel_code, original.direction_code, original.dedupe_id) IN (
+                SELECT * FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]),
+                                     CAST(:directions AS text[]), CAST(:dedupeIds AS uuid[])))
             """;
 
     private final JdbcClient jdbc;
@@ -118,6 +171,52 @@ class RequestLogRepository {
                 .param("dedupeId", dedupeId)
                 .query(RequestLogRepository::storedDecision)
                 .optional();
+    }
+
+    /** A reversal's original as stored: what the reversal policy needs, and the bucket it was counted in. */
+    record StoredOriginal(ReversalPolicy.Original original, Instant bucketTs) {
+
+        StoredOriginal afterRelease(long amount) {
+            ReversalPolicy.Original before = original;
+            return new StoredOriginal(
+                    new ReversalPolicy.Original(
+                            before.type(), before.verdict(), before.amount(), before.released() + amount),
+                    bucketTs);
+        }
+    }
+
+    /**
+     * Adds the read of the reversals' originals, by business key and the original's dedupe_id, to the
+     * round trip; after the keys' locks, so what was released of each is final until the commit.
+     */
+    Supplier<Map<RequestId, StoredOriginal>> findOriginals(List<TransactionEvent> reversals, RoundTrip trip) {
+        MapSqlParameterSource parameters = KeyArrays.of(
+                        reversals.stream().map(TransactionEvent::businessKey).toList())
+                .parameters()
+                .addValue(
+                        "dedupeIds",
+                        reversals.stream().map(TransactionEvent::reverses).toArray(UUID[]::new));
+        return trip.query(SELECT_ORIGINALS, parameters, rs -> {
+            Map<RequestId, StoredOriginal> originals = new HashMap<>();
+            while (rs.next()) {
+                BusinessKey key = new BusinessKey(
+                        rs.getObject("entity_id", UUID.class),
+                        rs.getString("channel_code"),
+                        Direction.valueOf(rs.getString("direction_code")));
+                String type = rs.getString("type");
+                Long amount = rs.getObject("amount", Long.class);
+                originals.put(
+                        new RequestId(key, rs.getObject("dedupe_id", UUID.class)),
+                        new StoredOriginal(
+                                new ReversalPolicy.Original(
+                                        eventType(type),
+                                        Verdict.valueOf(rs.getString("decision")),
+                                        amount == null ? 0 : amount,
+                                        rs.getLong("released")),
+                                instantFromUtcTimestamp(rs, "bucket_ts")));
+            }
+            return originals;
+        });
     }
 
     /**
@@ -155,7 +254,51 @@ class RequestLogRepository {
                 .map(decision -> limitSets.computeIfAbsent(
                         DecisionJson.limits(decision.limits()), limits -> limitSets.size() + 1))
                 .toArray(Integer[]::new);
-        MapSqlParameterSource parameters = KeyArrays.of(decisions.stream()
+        MapSqlParameterSource parameters = decidedTogether(decisions, bucket, decidedAt)
+                .addValue("limitSets", limitSets.keySet().toArray(String[]::new))
+                .addValue("limitSetNumbers", limitSetNumbers);
+        trip.execute(INSERT_LIMIT_CHECKED_DECISIONS, parameters);
+    }
+
+    /** Adds the insert of RELEASED and REJECTED reversals made together to the round trip. */
+    void insertAllReversals(List<Decision> decisions, Instant bucket, Instant decidedAt, RoundTrip trip) {
+        if (decisions.isEmpty()) {
+            return;
+        }
+        MapSqlParameterSource parameters = decidedTogether(decisions, bucket, decidedAt)
+                .addValue(
+                        "limits",
+                        decisions.stream()
+                                .map(decision -> DecisionJson.limits(decision.limits()))
+                                .toArray(String[]::new))
+                .addValue(
+                        "reverses",
+                        decisions.stream()
+                                .map(decision -> decision.fields().reverses())
+                                .toArray(UUID[]::new))
+                .addValue(
+                        "releasedAmounts",
+                        decisions.stream()
+                                .map(decision -> decision.released() == null
+                                        ? null
+                                        : decision.released().amount())
+                                .toArray(Long[]::new))
+                .addValue(
+                        "releasedCounts",
+                        decisions.stream()
+                                .map(decision -> decision.released() == null
+                                        ? null
+                                        : (int) decision.released().count())
+                                .toArray(Integer[]::new))
+                .addValue(
+                        "remainings",
+                        decisions.stream().map(Decision::remaining).toArray(Long[]::new));
+        trip.execute(INSERT_REVERSAL_DECISIONS, parameters);
+    }
+
+    /** The columns every decision made in a batch has, one array element per decision. */
+    private static MapSqlParameterSource decidedTogether(List<Decision> decisions, Instant bucket, Instant decidedAt) {
+        return KeyArrays.of(decisions.stream()
                         .map(decision -> decision.fields().businessKey().orElseThrow())
                         .toList())
                 .parameters()
@@ -193,11 +336,8 @@ class RequestLogRepository {
                         decisions.stream()
                                 .map(decision -> DecisionJson.usage(decision.usage()))
                                 .toArray(String[]::new))
-                .addValue("limitSets", limitSets.keySet().toArray(String[]::new))
-                .addValue("limitSetNumbers", limitSetNumbers)
                 .addValue("bucket", utcTimestamp(bucket))
                 .addValue("decidedAt", timestamptz(decidedAt));
-        trip.execute(INSERT_LIMIT_CHECKED_DECISIONS, parameters);
     }
 
     void insert(BusinessKey key, Decision decision) {
@@ -221,6 +361,17 @@ class RequestLogRepository {
                 .param("limits", invalid ? null : DecisionJson.limits(decision.limits()))
                 .param("errors", invalid ? DecisionJson.errors(decision.errors()) : null)
                 .param("decidedAt", timestamptz(decision.decidedAt()))
+                .param("type", fields.type() == null ? null : fields.type().name())
+                .param("reverses", fields.reverses())
+                .param(
+                        "releasedAmount",
+                        decision.released() == null ? null : decision.released().amount())
+                .param(
+                        "releasedCount",
+                        decision.released() == null
+                                ? null
+                                : (int) decision.released().count())
+                .param("remaining", decision.remaining())
                 .update();
     }
 
@@ -241,6 +392,8 @@ class RequestLogRepository {
                 .param("currency", fields.currency())
                 .param("occurredAt", timestamptz(fields.occurredAt()))
                 .param("errors", DecisionJson.errors(errors))
+                .param("type", fields.type() == null ? null : fields.type().name())
+                .param("reverses", fields.reverses())
                 .update();
         Decision stored = jdbc.sql(SELECT_KEYLESS)
                 .param("dedupeId", dedupeId)
@@ -258,8 +411,11 @@ class RequestLogRepository {
                 direction == null ? null : Direction.valueOf(direction),
                 amount,
                 rs.getString("currency"),
-                instantFromTimestamptz(rs, "occurred_at"));
+                instantFromTimestamptz(rs, "occurred_at"),
+                eventType(rs.getString("type")),
+                rs.getObject("reverses", UUID.class));
         String reason = rs.getString("reason");
+        Long releasedAmount = rs.getObject("released_amount", Long.class);
         String usage = rs.getString("usage");
         String limits = rs.getString("limits");
         String errors = rs.getString("errors");
@@ -273,6 +429,13 @@ class RequestLogRepository {
                 limits == null ? null : DecisionJson.limits(limits),
                 instantFromUtcTimestamp(rs, "bucket_ts"),
                 instantFromTimestamptz(rs, "decided_at"),
+                releasedAmount == null ? null : new Tally(releasedAmount, rs.getLong("released_count")),
+                rs.getObject("remaining", Long.class),
+                List.of(),
                 false);
+    }
+
+    private static EventType eventType(String type) {
+        return type == null ? null : EventType.valueOf(type);
     }
 }

@@ -1,6 +1,5 @@
 package io.risklimits.decision.store;
 
-import static io.risklimits.decision.store.HourlyUsageRepository.windowStart;
 import static io.risklimits.decision.store.SqlTime.instantFromUtcTimestamp;
 import static io.risklimits.decision.store.SqlTime.utcTimestamp;
 
@@ -45,6 +44,7 @@ class RunningUsageRepository {
             SELECT key.entity_id, key.channel_code, key.direction_code,
                    latest.bucket_ts AS latest_bucket_ts, latest.running_amount AS latest_running_amount,
                    latest.running_count AS latest_running_count, latest.ctid AS latest_row_id,
+                   latest.rewrites AS latest_rewrites,
                    coalesce(since_24h.amount_before, latest.running_amount, 0) AS amount_before_24h,
                    coalesce(since_24h.count_before, latest.running_count, 0)   AS count_before_24h,
                    coalesce(since_7d.amount_before, latest.running_amount, 0)  AS amount_before_7d,
@@ -55,7 +55,7 @@ class RunningUsageRepository {
             FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
                         CAST(:readStarts AS boolean[]))
                  AS key (entity_id, channel_code, direction_code, read_starts)
-            LEFT JOIN LATERAL (SELECT ctid, bucket_ts, running_amount, running_count
+            LEFT JOIN LATERAL (SELECT ctid, bucket_ts, running_amount, running_count, rewrites
                                FROM risk_hourly_agg bucket
                                WHERE bucket.entity_id = key.entity_id
                                  AND bucket.channel_code = key.channel_code
@@ -135,18 +135,19 @@ class RunningUsageRepository {
         MapSqlParameterSource parameters = KeyArrays.of(keys)
                 .parameters()
                 .addValue("readStarts", readStarts)
-                .addValue("since24h", utcTimestamp(windowStart(bucket, Window.LAST_24_HOURS)))
-                .addValue("since7d", utcTimestamp(windowStart(bucket, Window.LAST_7_DAYS)))
-                .addValue("since30d", utcTimestamp(windowStart(bucket, Window.LAST_30_DAYS)));
+                .addValue("since24h", utcTimestamp(Window.LAST_24_HOURS.startFor(bucket)))
+                .addValue("since7d", utcTimestamp(Window.LAST_7_DAYS.startFor(bucket)))
+                .addValue("since30d", utcTimestamp(Window.LAST_30_DAYS.startFor(bucket)));
         Supplier<List<KeyRow>> rows = trip.query(SELECT_USAGE, parameters, rs -> {
             List<KeyRow> read = new ArrayList<>(keys.size());
             while (rs.next()) {
                 BusinessKey key = businessKey(rs);
                 boolean startsRead = !remembered.containsKey(key);
+                LatestBucket latest = latestBucket(rs);
                 read.add(new KeyRow(
                         key,
-                        latestBucket(rs),
-                        startsRead ? windowStarts(rs) : null,
+                        latest,
+                        startsRead ? windowStarts(rs, latest) : null,
                         startsRead && rs.getBoolean("bucket_in_24h")));
             }
             return read;
@@ -158,11 +159,16 @@ class RunningUsageRepository {
         Map<BusinessKey, WindowStarts> lastingTheHour = new HashMap<>();
         Map<BusinessKey, Usage> usage = new HashMap<>();
         Map<BusinessKey, LatestBucket> latestBuckets = new HashMap<>();
+        List<BusinessKey> rewritten = new ArrayList<>();
         for (KeyRow row : rows) {
+            WindowStarts starts = row.starts() == null ? remembered.get(row.key()) : row.starts();
+            if (!starts.holdFor(row.latest()) && row.starts() == null) {
+                rewritten.add(row.key());
+                continue;
+            }
             if (row.latest() != null) {
                 latestBuckets.put(row.key(), row.latest());
             }
-            WindowStarts starts = row.starts() == null ? remembered.get(row.key()) : row.starts();
             if (row.bucketIn24h()) {
                 lastingTheHour.put(row.key(), starts);
             }
@@ -170,7 +176,15 @@ class RunningUsageRepository {
         }
         windowStarts.remember(lastingTheHour, bucket);
         // one row per key: the keys not remembered were read
-        metrics.windowStartsFound(remembered.size(), rows.size() - remembered.size());
+        metrics.windowStartsFound(remembered.size() - rewritten.size(), rows.size() - remembered.size());
+        if (!rewritten.isEmpty()) {
+            // history was rewritten since their starts were remembered (a release, here or in another
+            // worker): read in full, in this transaction and under the same locks
+            windowStarts.forget(rewritten, bucket);
+            UsageReading reread = usageUpTo(rewritten, bucket);
+            usage.putAll(reread.usage());
+            latestBuckets.putAll(reread.latestBuckets());
+        }
         return new UsageReading(usage, latestBuckets);
     }
 
@@ -189,10 +203,11 @@ class RunningUsageRepository {
                         bucketTs,
                         rs.getBigDecimal("latest_running_amount"),
                         rs.getLong("latest_running_count"),
+                        rs.getLong("latest_rewrites"),
                         rs.getString("latest_row_id"));
     }
 
-    private static WindowStarts windowStarts(ResultSet rs) throws SQLException {
+    private static WindowStarts windowStarts(ResultSet rs, LatestBucket latest) throws SQLException {
         Map<Window, WindowStarts.Before> byWindow = new EnumMap<>(Window.class);
         for (Window window : Window.values()) {
             byWindow.put(
@@ -201,6 +216,6 @@ class RunningUsageRepository {
                             rs.getBigDecimal("amount_before_" + window.label()),
                             rs.getLong("count_before_" + window.label())));
         }
-        return new WindowStarts(byWindow);
+        return new WindowStarts(byWindow, latest == null ? 0 : latest.rewrites());
     }
 }

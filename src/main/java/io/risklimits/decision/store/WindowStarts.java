@@ -16,13 +16,28 @@ import java.util.Map;
  * the hour. They are stored on each window's first bucket, which the archiver cannot delete (retention
  * is never shorter than the longest window), so the key's running totals go on from it. Buckets are
  * written only at the database clock's current hour, under the key's lock, after the clock is read, so
- * every bucket before a window's first hour is final once the hour has begun; only a clock that stepped
- * back a day or more could add to one, and the usage computed from totals remembered before that is
- * then too high by what was added, never too low. Without a bucket in the last 24 hours they may
+ * every bucket before a window's first hour is final once the hour has begun, but for rewrites: a
+ * reversal releases limit from the hour its original was counted in, which lowers the totals before
+ * every window that no longer holds that hour, and a clock that stepped back could add to an earlier
+ * hour. Each rewrite is counted on every later bucket ({@link #rewrites}), so remembered starts are
+ * used only while the key's latest bucket carries the count they were read with. Without a bucket in the last 24 hours they may
  * change: once the archiver has deleted all of a key's buckets, its next bucket's totals start from
  * zero again.
  */
-record WindowStarts(Map<Window, Before> byWindow) {
+record WindowStarts(Map<Window, Before> byWindow, long rewrites) {
+
+    WindowStarts(Map<Window, Before> byWindow) {
+        this(byWindow, 0);
+    }
+
+    /**
+     * Whether these starts still hold for a key whose latest bucket is this: a release into an earlier
+     * hour (or any write before the latest hour) changes the totals before a window, and the count of
+     * rewrites the latest bucket carries with them.
+     */
+    boolean holdFor(LatestBucket latest) {
+        return latest != null && latest.rewrites() == rewrites;
+    }
 
     /** The running totals of the key just before a window. */
     record Before(BigDecimal amount, long count) {}

@@ -2,6 +2,7 @@ package io.risklimits.decision.store;
 
 import io.risklimits.decision.BusinessKey;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
@@ -13,8 +14,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * when the hour changes; at most {@code maxKeys} keys are kept per hour (0 turns the cache off), and a
  * key beyond that is read in full every time.
  *
- * <p>Safe across instances without invalidation: what it holds does not change within the hour (see
- * {@link WindowStarts}), whoever writes the key's buckets.
+ * <p>Safe across instances without invalidation: what it holds is used only while the key's latest
+ * bucket carries the count of rewrites it was read with (see {@link WindowStarts}), whoever wrote the
+ * key's buckets since.
  */
 public class WindowStartsCache {
 
@@ -32,6 +34,14 @@ public class WindowStartsCache {
     WindowStarts find(BusinessKey key, Instant bucket) {
         HourEntries entries = current.get();
         return entries.bucket().equals(bucket) ? entries.byKey().get(key) : null;
+    }
+
+    /** Drops what is remembered of these keys for the hour bucket. */
+    void forget(Collection<BusinessKey> keys, Instant bucket) {
+        HourEntries entries = current.get();
+        if (entries.bucket().equals(bucket)) {
+            keys.forEach(entries.byKey()::remove);
+        }
     }
 
     void remember(Map<BusinessKey, WindowStarts> starts, Instant bucket) {

@@ -1,6 +1,5 @@
 package io.risklimits.decision.store;
 
-import static io.risklimits.decision.store.HourlyUsageRepository.windowStart;
 import static io.risklimits.decision.store.SqlTime.utcTimestamp;
 
 import io.risklimits.decision.BusinessKey;
@@ -56,9 +55,9 @@ public final class SummedUsage {
                 .param("entityId", key.entityId())
                 .param("channel", key.channel())
                 .param("direction", key.direction().name())
-                .param("since24h", utcTimestamp(windowStart(bucket, Window.LAST_24_HOURS)))
-                .param("since7d", utcTimestamp(windowStart(bucket, Window.LAST_7_DAYS)))
-                .param("since30d", utcTimestamp(windowStart(bucket, Window.LAST_30_DAYS)))
+                .param("since24h", utcTimestamp(Window.LAST_24_HOURS.startFor(bucket)))
+                .param("since7d", utcTimestamp(Window.LAST_7_DAYS.startFor(bucket)))
+                .param("since30d", utcTimestamp(Window.LAST_30_DAYS.startFor(bucket)))
                 .query((rs, rowNum) -> {
                     Map<Window, Tally> byWindow = new EnumMap<>(Window.class);
                     byWindow.put(Window.LAST_24_HOURS, new Tally(rs.getLong("amount_24h"), rs.getLong("count_24h")));

@@ -1,0 +1,148 @@
+package io.risklimits.decision.store;
+
+import io.risklimits.decision.BusinessKey;
+import io.risklimits.decision.Decision;
+import io.risklimits.decision.LimitPolicy;
+import io.risklimits.decision.Limits;
+import io.risklimits.decision.Outcome;
+import io.risklimits.decision.ReversalPolicy;
+import io.risklimits.decision.Tally;
+import io.risklimits.decision.TransactionEvent;
+import io.risklimits.decision.Usage;
+import io.risklimits.decision.Verdict;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * A batch's events decided in event order, in memory, from what the batch read under its keys' locks:
+ * an event sees the effect of every event of its key before it in the batch (an approval counts, a
+ * release frees limit, an authorization can be reversed later in the same batch). Collects what the
+ * batch then writes: the approved tallies per key, the releases, and the new decisions.
+ */
+final class InOrderDecisions {
+
+    private final Instant bucket;
+    private final Instant decidedAt;
+    private final Function<BusinessKey, Limits> limitsOf;
+    private final Map<RequestId, Decision> known;
+    private final Map<BusinessKey, Usage> usage;
+    private final Map<RequestId, RequestLogRepository.StoredOriginal> originals;
+
+    private final List<Decision> answers = new ArrayList<>();
+    private final List<Decision> authorizations = new ArrayList<>();
+    private final List<Decision> reversals = new ArrayList<>();
+    private final Map<BusinessKey, Tally> approved = new LinkedHashMap<>();
+    private final List<HourlyUsageRepository.Release> releases = new ArrayList<>();
+
+    InOrderDecisions(
+            Instant bucket,
+            Instant decidedAt,
+            Function<BusinessKey, Limits> limitsOf,
+            Map<RequestId, Decision> stored,
+            Map<BusinessKey, Usage> usage,
+            Map<RequestId, RequestLogRepository.StoredOriginal> originals) {
+        this.bucket = bucket;
+        this.decidedAt = decidedAt;
+        this.limitsOf = limitsOf;
+        this.known = new HashMap<>(stored);
+        this.usage = new HashMap<>(usage);
+        this.originals = new HashMap<>(originals);
+    }
+
+    /**
+     * Decides the events in order; one answer per event. The poll's INVALID events (filed after the
+     * batch) take their place in that order as originals a reversal may name.
+     */
+    InOrderDecisions decide(List<TransactionEvent> events, List<BatchDecisionStore.InvalidBefore> invalid) {
+        boolean reversalsInBatch = !originals.isEmpty() || events.stream().anyMatch(TransactionEvent::isReversal);
+        int nextInvalid = 0;
+        for (int index = 0; index < events.size(); index++) {
+            for (; nextInvalid < invalid.size() && invalid.get(nextInvalid).beforeEvent() <= index; nextInvalid++) {
+                BatchDecisionStore.InvalidBefore filed = invalid.get(nextInvalid);
+                originals.putIfAbsent(
+                        new RequestId(filed.key(), filed.dedupeId()),
+                        new RequestLogRepository.StoredOriginal(
+                                new ReversalPolicy.Original(null, Verdict.INVALID, 0, 0), bucket));
+            }
+            TransactionEvent event = events.get(index);
+            RequestId id = RequestId.of(event);
+            Decision earlier = known.get(id);
+            if (earlier != null) {
+                List<String> differing = earlier.differingFields(event);
+                answers.add(differing.isEmpty() ? earlier.asReplay() : earlier.asConflictingReplay(differing));
+                continue;
+            }
+            Decision decision = event.isReversal() ? reverse(event) : authorize(event);
+            if (reversalsInBatch) {
+                // a later reversal in this batch may name this event as its original
+                originals.put(id, asOriginal(event, decision));
+            }
+            known.put(id, decision);
+            answers.add(decision);
+        }
+        return this;
+    }
+
+    private Decision authorize(TransactionEvent event) {
+        BusinessKey key = event.businessKey();
+        Usage before = usage.getOrDefault(key, Usage.NONE);
+        Limits limits = limitsOf.apply(key);
+        Outcome outcome = LimitPolicy.decide(event.amount(), before, limits);
+        if (outcome.isApproved()) {
+            usage.put(key, before.plus(event.amount()));
+            approved.merge(key, Tally.ZERO.plus(event.amount()), Tally::plus);
+        }
+        Decision decision = Decision.limitChecked(event, outcome, before, limits, bucket, decidedAt);
+        authorizations.add(decision);
+        return decision;
+    }
+
+    private Decision reverse(TransactionEvent event) {
+        BusinessKey key = event.businessKey();
+        Usage before = usage.getOrDefault(key, Usage.NONE);
+        RequestId originalId = new RequestId(key, event.reverses());
+        RequestLogRepository.StoredOriginal original = originals.get(originalId);
+        ReversalPolicy.Outcome outcome =
+                ReversalPolicy.decide(event.amount(), original == null ? null : original.original());
+        if (outcome.isReleased()) {
+            usage.put(key, before.minus(outcome.released(), original.bucketTs(), bucket));
+            originals.put(originalId, original.afterRelease(event.amount()));
+            releases.add(new HourlyUsageRepository.Release(key, original.bucketTs(), outcome.released()));
+        }
+        Decision decision = Decision.reversal(event, outcome, before, limitsOf.apply(key), bucket, decidedAt);
+        reversals.add(decision);
+        return decision;
+    }
+
+    private RequestLogRepository.StoredOriginal asOriginal(TransactionEvent event, Decision decision) {
+        return new RequestLogRepository.StoredOriginal(
+                new ReversalPolicy.Original(event.type(), decision.verdict(), event.amount(), 0), bucket);
+    }
+
+    List<Decision> answers() {
+        return answers;
+    }
+
+    /** The authorizations decided here (not the replays): APPROVED or REJECTED. */
+    List<Decision> authorizations() {
+        return authorizations;
+    }
+
+    /** The reversals decided here (not the replays): RELEASED or REJECTED. */
+    List<Decision> reversals() {
+        return reversals;
+    }
+
+    Map<BusinessKey, Tally> approved() {
+        return approved;
+    }
+
+    List<HourlyUsageRepository.Release> releases() {
+        return releases;
+    }
+}
