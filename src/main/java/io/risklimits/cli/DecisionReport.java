@@ -4,6 +4,7 @@ import io.risklimits.decision.Limit;
 import io.risklimits.decision.Window;
 import java.io.PrintWriter;
 import java.time.ZoneOffset;
+import java.util.List;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -17,9 +18,12 @@ final class DecisionReport {
 
     private DecisionReport() {}
 
-    static void print(LoggedDecision decision, PrintWriter out) {
+    /** @param reversals for an authorization, the reversals that name it (empty otherwise) */
+    static void print(LoggedDecision decision, List<LoggedDecision> reversals, PrintWriter out) {
         TextTable fields = new TextTable("dedupe_id", decision.dedupeId().toString())
                 .row("business key", decision.entityId() == null ? "unreadable" : decision.businessKey())
+                .row("type", decision.type())
+                .row("reverses", decision.reverses())
                 .row("decision", decision.decision())
                 .row("reason", decision.reason())
                 .row("amount", decision.amount() == null ? null : decision.amount() + " " + decision.currency())
@@ -29,9 +33,20 @@ final class DecisionReport {
                         "bucket_ts",
                         decision.bucketTs() == null ? null : decision.bucketTs().toInstant(ZoneOffset.UTC))
                 .row("filed in", decision.table());
+        if (decision.releasedAmount() != null) {
+            fields.row(
+                    "released",
+                    decision.releasedAmount() + (decision.releasedCount() == 1 ? " and the count of 1" : ""));
+        }
+        if (decision.remaining() != null) {
+            fields.row("original remaining", decision.remaining());
+        }
         fields.print(out, "");
         if (decision.usage() != null && decision.limits() != null) {
             printWindows(decision, out);
+        }
+        if (!reversals.isEmpty()) {
+            printReversals(decision, reversals, out);
         }
         if (decision.errors() != null) {
             out.println("errors:");
@@ -39,6 +54,29 @@ final class DecisionReport {
                 out.println("  " + error.path("field").asString() + ": "
                         + error.path("message").asString());
             }
+        }
+    }
+
+    /** An authorization's reversals, in the order decided, and what of it is still counted. */
+    private static void printReversals(LoggedDecision authorization, List<LoggedDecision> reversals, PrintWriter out) {
+        TextTable table = new TextTable("reversal", "decision", "reason", "amount", "released", "decided_at");
+        long released = 0;
+        for (LoggedDecision reversal : reversals) {
+            long amount = reversal.releasedAmount() == null ? 0 : reversal.releasedAmount();
+            released += amount;
+            table.row(
+                    reversal.dedupeId(),
+                    reversal.decision(),
+                    reversal.reason(),
+                    reversal.amount(),
+                    amount,
+                    reversal.decidedAt());
+        }
+        out.println();
+        table.print(out, "");
+        if ("APPROVED".equals(authorization.decision()) && authorization.amount() != null) {
+            out.println("remaining: " + (authorization.amount() - released) + " of " + authorization.amount()
+                    + " still counted");
         }
     }
 
@@ -59,7 +97,7 @@ final class DecisionReport {
                     usedCount,
                     limit.maxAmount() == null ? "unlimited" : limit.maxAmount(),
                     limit.maxCount() == null ? "unlimited" : limit.maxCount(),
-                    fit(limit, usedAmount, usedCount, decision.amount()));
+                    decision.isReversal() ? "uses no limit" : fit(limit, usedAmount, usedCount, decision.amount()));
         }
         out.println();
         windows.print(out, "");

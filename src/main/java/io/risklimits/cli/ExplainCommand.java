@@ -2,7 +2,10 @@ package io.risklimits.cli;
 
 import io.risklimits.decision.Direction;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -16,7 +19,8 @@ import picocli.CommandLine.Spec;
         name = "explain",
         description = {
             "Explains the decision made for a dedupe_id from the audit log: decision, reason, usage before"
-                    + " the event and the limits applied per window, when it was decided.",
+                    + " the event and the limits applied per window, when it was decided; for an authorization"
+                    + " its reversals and what remains of it, for a reversal what it released.",
             "A dedupe_id is unique per business key only: every key it was filed under is shown. On a large"
                     + " log give --entity, --channel and --direction, which look the row up by its primary key."
         })
@@ -48,8 +52,18 @@ final class ExplainCommand implements Callable<Integer> {
     public Integer call() {
         String onlyDirection = direction == null ? null : direction.name();
         List<LoggedDecision> found;
+        Map<LoggedDecision, List<LoggedDecision>> reversals = new HashMap<>();
         try (Database db = database.open()) {
-            found = new RequestLogLookup(db.jdbc()).find(dedupeId, entityId, channel, onlyDirection);
+            RequestLogLookup lookup = new RequestLogLookup(db.jdbc());
+            found = new ArrayList<>();
+            for (LoggedDecision decision : lookup.find(dedupeId, entityId, channel, onlyDirection)) {
+                found.add(decision);
+                reversals.put(
+                        decision,
+                        "AUTHORIZATION".equals(decision.type()) && decision.entityId() != null
+                                ? lookup.reversalsOf(decision)
+                                : List.of());
+            }
         }
         if (found.isEmpty()) {
             throw new CommandFailed("no decision for dedupe_id " + dedupeId
@@ -65,7 +79,7 @@ final class ExplainCommand implements Callable<Integer> {
             if (found.size() > 1) {
                 out.println();
             }
-            DecisionReport.print(found.get(index), out);
+            DecisionReport.print(found.get(index), reversals.get(found.get(index)), out);
         }
         return 0;
     }

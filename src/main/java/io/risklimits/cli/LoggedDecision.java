@@ -6,7 +6,8 @@ import java.util.UUID;
 
 /**
  * One row of the audit log as the CLI shows it. usage, limits and errors are the stored JSON
- * (null when the decision has none); the business key parts are null for a keyless INVALID event.
+ * (null when the decision has none); the business key parts are null for a keyless INVALID event; the
+ * released amount and count and what remains of the original are a reversal's.
  */
 record LoggedDecision(
         UUID dedupeId,
@@ -23,7 +24,16 @@ record LoggedDecision(
         String usage,
         String limits,
         String errors,
-        String table) {
+        String table,
+        String type,
+        UUID reverses,
+        Long releasedAmount,
+        Integer releasedCount,
+        Long remaining) {
+
+    boolean isReversal() {
+        return "REVERSAL".equals(type);
+    }
 
     String businessKey() {
         return entityId + ":" + channel + ":" + direction;

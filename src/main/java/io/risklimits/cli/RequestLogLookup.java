@@ -20,7 +20,8 @@ final class RequestLogLookup {
     private static final String SELECT_LOGGED = """
             SELECT dedupe_id, entity_id, channel_code, direction_code, decision, reason, amount, currency,
                    occurred_at, decided_at, bucket_ts, usage::text AS usage, limits::text AS limits,
-                   errors::text AS errors, 'risk_request_log' AS source
+                   errors::text AS errors, 'risk_request_log' AS source,
+                   type, reverses, released_amount, released_count, remaining
             FROM risk_request_log
             WHERE dedupe_id = :dedupeId
               AND (CAST(:entityId AS uuid) IS NULL OR entity_id = CAST(:entityId AS uuid))
@@ -32,9 +33,27 @@ final class RequestLogLookup {
     private static final String SELECT_KEYLESS = """
             SELECT dedupe_id, entity_id, channel_code, direction_code, 'INVALID' AS decision,
                    'INVALID_REQUEST' AS reason, amount, currency, occurred_at, decided_at, bucket_ts,
-                   NULL AS usage, NULL AS limits, errors::text AS errors, 'risk_keyless_request_log' AS source
+                   NULL AS usage, NULL AS limits, errors::text AS errors, 'risk_keyless_request_log' AS source,
+                   type, reverses, CAST(NULL AS bigint) AS released_amount,
+                   CAST(NULL AS smallint) AS released_count, CAST(NULL AS bigint) AS remaining
             FROM risk_keyless_request_log
             WHERE dedupe_id = :dedupeId
+            """;
+
+    // The reversals filed under an authorization's business key that name it, in the order decided:
+    // a range of the primary key (the key's rows), filtered by the original they name.
+    private static final String SELECT_REVERSALS = """
+            SELECT dedupe_id, entity_id, channel_code, direction_code, decision, reason, amount, currency,
+                   occurred_at, decided_at, bucket_ts, usage::text AS usage, limits::text AS limits,
+                   errors::text AS errors, 'risk_request_log' AS source,
+                   type, reverses, released_amount, released_count, remaining
+            FROM risk_request_log
+            WHERE entity_id = :entityId
+              AND channel_code = :channel
+              AND direction_code = :direction
+              AND reverses = :original
+              AND type = 'REVERSAL'
+            ORDER BY decided_at, dedupe_id
             """;
 
     private final JdbcClient jdbc;
@@ -61,6 +80,17 @@ final class RequestLogLookup {
         return found;
     }
 
+    /** The reversals that name this authorization, under its business key. */
+    List<LoggedDecision> reversalsOf(LoggedDecision authorization) {
+        return jdbc.sql(SELECT_REVERSALS)
+                .param("entityId", authorization.entityId())
+                .param("channel", authorization.channel())
+                .param("direction", authorization.direction())
+                .param("original", authorization.dedupeId())
+                .query(RequestLogLookup::logged)
+                .list();
+    }
+
     private static LoggedDecision logged(ResultSet rs, int rowNum) throws SQLException {
         OffsetDateTime occurredAt = rs.getObject("occurred_at", OffsetDateTime.class);
         return new LoggedDecision(
@@ -78,6 +108,11 @@ final class RequestLogLookup {
                 rs.getString("usage"),
                 rs.getString("limits"),
                 rs.getString("errors"),
-                rs.getString("source"));
+                rs.getString("source"),
+                rs.getString("type"),
+                rs.getObject("reverses", UUID.class),
+                rs.getObject("released_amount", Long.class),
+                rs.getObject("released_count", Integer.class),
+                rs.getObject("remaining", Long.class));
     }
 }

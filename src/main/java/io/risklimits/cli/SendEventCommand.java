@@ -56,6 +56,18 @@ final class SendEventCommand implements Callable<Integer> {
     String dedupeId = UUID.randomUUID().toString();
 
     @Option(
+            names = "--type",
+            defaultValue = "AUTHORIZATION",
+            description = "AUTHORIZATION or REVERSAL (default: ${DEFAULT-VALUE})")
+    String type;
+
+    @Option(
+            names = "--reverses",
+            description = "for a REVERSAL: the dedupe_id of the authorization it releases; without --entity the"
+                    + " entity is then derived from it, so the reversal lands under the authorization's key")
+    String reverses;
+
+    @Option(
             names = "--transactions-topic",
             defaultValue = "${env:RISK_TOPICS_TRANSACTIONS:-risk.transactions}",
             description = "(default: $RISK_TOPICS_TRANSACTIONS, else ${DEFAULT-VALUE})")
@@ -73,7 +85,8 @@ final class SendEventCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (entity == null) {
-            entity = UUID.nameUUIDFromBytes(dedupeId.getBytes(StandardCharsets.UTF_8))
+            String derivedFrom = reverses != null ? reverses : dedupeId;
+            entity = UUID.nameUUIDFromBytes(derivedFrom.getBytes(StandardCharsets.UTF_8))
                     .toString();
         }
         PrintWriter out = spec.commandLine().getOut();
@@ -106,6 +119,12 @@ final class SendEventCommand implements Callable<Integer> {
         event.put("amount", amountAsSent());
         event.put("currency", currency);
         event.put("occurred_at", Instant.now().toString());
+        if (!type.equals("AUTHORIZATION")) {
+            event.put("type", type);
+        }
+        if (reverses != null) {
+            event.put("reverses", reverses);
+        }
         return event;
     }
 

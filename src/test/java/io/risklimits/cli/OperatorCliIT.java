@@ -386,6 +386,36 @@ class OperatorCliIT {
                         .equals(limit));
     }
 
+    /** send-event sends a reversal; explain of the authorization lists it and says what remains. */
+    @Test
+    void aReversalSentFromTheCliIsExplainedUnderItsAuthorization() {
+        String channel = newChannel();
+        UUID entity = UUID.randomUUID();
+        UUID authorizationId = UUID.randomUUID();
+        UUID reversalId = UUID.randomUUID();
+        sendEvent(entity, channel, authorizationId, 1000);
+
+        JsonNode released = decision(
+                sendEvent(entity, channel, reversalId, 400, "--type=REVERSAL", "--reverses=" + authorizationId));
+        CliRun authorization = database("explain", authorizationId.toString());
+        CliRun reversal = database("explain", reversalId.toString());
+
+        assertThat(released.get("decision").stringValue()).isEqualTo("RELEASED");
+        assertThat(released.get("remaining").longValue()).isEqualTo(600);
+        assertThat(authorization.exitCode()).as(authorization.toString()).isZero();
+        assertThat(authorization.out())
+                .containsPattern("type\\s+AUTHORIZATION")
+                .containsPattern(reversalId + "\\s+RELEASED\\s+-\\s+400\\s+400")
+                .contains("remaining: 600 of 1000 still counted");
+        assertThat(reversal.exitCode()).as(reversal.toString()).isZero();
+        assertThat(reversal.out())
+                .containsPattern("type\\s+REVERSAL")
+                .containsPattern("reverses\\s+" + authorizationId)
+                .containsPattern("released\\s+400")
+                .containsPattern("original remaining\\s+600")
+                .containsPattern("24h\\s+1000\\s+1\\s+.*uses no limit");
+    }
+
     private static CliRun sendEvent(UUID entity, String channel, UUID dedupeId, long amount, String... more) {
         CliRun run = kafka(concat(
                 new String[] {
