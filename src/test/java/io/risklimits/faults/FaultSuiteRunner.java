@@ -78,6 +78,7 @@ final class FaultSuiteRunner {
                     invariants.messagesAgree(run.decisions()),
                     invariants.noWindowExceeded(run.limits),
                     invariants.bucketsEqualApprovals(),
+                    invariants.noOriginalReleasedBeyondItsAmount(),
                     invariants.runningTotalsArePrefixSums(),
                     invariants.deadLettersPresent(run.deadLetters()),
                     eventually(invariants::nothingLeftBehind),

@@ -3,6 +3,7 @@ package io.risklimits.faults;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -23,6 +24,8 @@ import tools.jackson.databind.node.ObjectNode;
 final class Invariants {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    // how PostgreSQL writes a timestamp as text
+    private static final DateTimeFormatter SQL_TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
     record Check(String name, boolean passed, String detail) {}
 
@@ -154,41 +157,79 @@ final class Invariants {
                         + " windows over");
     }
 
+    // What the audit log says each key still counts per hour: its approved authorizations filed in that
+    // hour, less what their RELEASED reversals gave back; an original released in full no longer counts.
+    private static final String COUNTED_BY_KEY_AND_HOUR = """
+            SELECT original.entity_id, original.bucket_ts,
+                   sum(original.amount - coalesce(released.amount, 0)) AS amount,
+                   count(*) FILTER (WHERE original.amount > coalesce(released.amount, 0)) AS n
+            FROM risk_request_log original
+            LEFT JOIN (SELECT entity_id, channel_code, direction_code, reverses, sum(released_amount) AS amount
+                       FROM risk_request_log
+                       WHERE channel_code = ? AND decision = 'RELEASED'
+                       GROUP BY entity_id, channel_code, direction_code, reverses) AS released
+              ON released.entity_id = original.entity_id
+             AND released.channel_code = original.channel_code
+             AND released.direction_code = original.direction_code
+             AND released.reverses = original.dedupe_id
+            WHERE original.channel_code = ? AND original.decision = 'APPROVED'
+            GROUP BY original.entity_id, original.bucket_ts
+            """;
+
     private Map<UUID, Map<LocalDateTime, long[]>> approvedByKeyAndHour() {
         Map<UUID, Map<LocalDateTime, long[]>> approved = new HashMap<>();
         db.query(
-                """
-                SELECT entity_id, bucket_ts, sum(amount) AS amount, count(*) AS n
-                FROM risk_request_log
-                WHERE channel_code = ? AND decision = 'APPROVED'
-                GROUP BY entity_id, bucket_ts
-                """,
+                COUNTED_BY_KEY_AND_HOUR,
                 rs -> {
                     approved.computeIfAbsent(rs.getObject("entity_id", UUID.class), key -> new HashMap<>())
                             .put(
                                     rs.getObject("bucket_ts", LocalDateTime.class),
                                     new long[] {rs.getLong("amount"), rs.getLong("n")});
                 },
+                channel,
                 channel);
         return approved;
     }
 
     Check bucketsEqualApprovals() {
-        Set<String> fromLog = new HashSet<>(db.queryForList("""
-                SELECT entity_id || ':' || bucket_ts || ':' || sum(amount) || ':' || count(*)
-                FROM risk_request_log
-                WHERE channel_code = ? AND decision = 'APPROVED'
-                GROUP BY entity_id, bucket_ts
-                """, String.class, channel));
+        Set<String> fromLog = new HashSet<>();
+        approvedByKeyAndHour()
+                .forEach((entity, hours) -> hours.forEach((hour, counted) ->
+                        fromLog.add(entity + ":" + hour.format(SQL_TIMESTAMP) + ":" + counted[0] + ":" + counted[1])));
         Set<String> fromBuckets = new HashSet<>(db.queryForList(
                 "SELECT entity_id || ':' || bucket_ts || ':' || sum_amount || ':' || tx_count"
                         + " FROM risk_hourly_agg WHERE channel_code = ?",
                 String.class,
                 channel));
         return new Check(
-                "hourly buckets equal the approved audit rows",
+                "hourly buckets equal the approved audit rows less what their reversals released",
                 fromLog.equals(fromBuckets),
                 fromBuckets.size() + " buckets, " + fromLog.size() + " from the audit rows");
+    }
+
+    /** Reversals of one original, on any partition and worker, never give back more than it counted. */
+    Check noOriginalReleasedBeyondItsAmount() {
+        List<String> overReleased = db.queryForList("""
+                SELECT original.dedupe_id || ': ' || sum(reversal.released_amount) || ' of ' || original.amount
+                FROM risk_request_log original
+                JOIN risk_request_log reversal
+                  ON reversal.entity_id = original.entity_id
+                 AND reversal.channel_code = original.channel_code
+                 AND reversal.direction_code = original.direction_code
+                 AND reversal.reverses = original.dedupe_id
+                 AND reversal.decision = 'RELEASED'
+                WHERE original.channel_code = ?
+                GROUP BY original.dedupe_id, original.amount
+                HAVING sum(reversal.released_amount) > original.amount
+                """, String.class, channel);
+        Integer releases = db.queryForObject(
+                "SELECT count(*) FROM risk_request_log WHERE channel_code = ? AND decision = 'RELEASED'",
+                Integer.class,
+                channel);
+        return new Check(
+                "no original released beyond its amount",
+                overReleased.isEmpty(),
+                releases + " releases of " + load.reversals() + " reversals sent; over-released: " + overReleased);
     }
 
     /** The usage reads rely on running totals: each bucket's must be the sum of its key's buckets so far. */

@@ -20,7 +20,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * One scenario's event stream, fixed by a seed: a few business keys (so limits fill up and reject),
- * 5 % redeliveries of an earlier dedupe_id, 2 % invalid events, 1 % records that are not JSON, and
+ * 5 % redeliveries of an earlier dedupe_id, 10 % reversals of an earlier event (in full, in part, or
+ * for more than it counted; whatever became of it), 2 % invalid events, 1 % records that are not JSON, and
  * half of the events sent to a random partition instead of their key's, so one key is decided by
  * several consumers at once.
  */
@@ -33,6 +34,7 @@ final class ScenarioLoad {
     private final List<UUID> entities = new ArrayList<>();
     private int unreadable;
     private int invalid;
+    private int reversals;
 
     ScenarioLoad(int events, int keys, String channel, long seed) {
         Random random = new Random(seed);
@@ -49,13 +51,26 @@ final class ScenarioLoad {
                 List<Planned> earlier = new ArrayList<>(sent.values());
                 Planned again = earlier.get(random.nextInt(earlier.size()));
                 records.add(new Planned(again.key(), again.value(), partition));
-            } else if (kind < 6) {
+            } else if (kind < 15 && !sent.isEmpty()) {
+                List<UUID> earlier = new ArrayList<>(sent.keySet());
+                UUID original = earlier.get(random.nextInt(earlier.size()));
+                Planned reversed = sent.get(original);
+                UUID dedupeId = new UUID(random.nextLong(), random.nextLong());
+                long amount = 50 + random.nextInt(1450);
+                Planned planned = new Planned(
+                        reversed.key(),
+                        Events.json(Events.reversal(dedupeId, entityOf(reversed), channel, "OUT", amount, original)),
+                        partition);
+                reversals++;
+                decidable.add(dedupeId);
+                records.add(planned);
+            } else if (kind < 16) {
                 unreadable++;
                 records.add(
                         new Planned(key, ("{\"dedupe_id\": broken " + i).getBytes(StandardCharsets.UTF_8), partition));
             } else {
                 UUID dedupeId = new UUID(random.nextLong(), random.nextLong());
-                boolean valid = kind >= 8;
+                boolean valid = kind >= 18;
                 if (!valid) {
                     invalid++;
                 }
@@ -66,6 +81,10 @@ final class ScenarioLoad {
                 records.add(planned);
             }
         }
+    }
+
+    private static UUID entityOf(Planned planned) {
+        return UUID.fromString(planned.key().substring(0, planned.key().indexOf(':')));
     }
 
     private static byte[] event(UUID dedupeId, UUID entity, String channel, long amount) {
@@ -123,6 +142,10 @@ final class ScenarioLoad {
     /** Every dedupe_id that must end with exactly one decision: valid and invalid events. */
     Set<UUID> decidable() {
         return decidable;
+    }
+
+    int reversals() {
+        return reversals;
     }
 
     int unreadable() {
