@@ -2,6 +2,7 @@ package io.risklimits.bench;
 
 import io.risklimits.support.Events;
 import io.risklimits.support.TestKafka;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.UUID;
@@ -20,6 +21,12 @@ final class EventStream {
     private final Scenario scenario;
     private final BenchmarkKeys keys;
     private final Random random;
+    // recent authorizations a reversal may name: each is reversed at most once
+    private final List<Authorization> authorizations = new ArrayList<>();
+
+    private record Authorization(UUID dedupeId, int keyIndex, long amount) {}
+
+    private static final int MAX_REVERSIBLE = 10_000;
 
     EventStream(Scenario scenario, BenchmarkKeys keys, long seed) {
         this.scenario = scenario;
@@ -36,12 +43,35 @@ final class EventStream {
     }
 
     Event next() {
+        if (!authorizations.isEmpty() && random.nextDouble() < scenario.reversalShare()) {
+            return reversal(authorizations.remove(random.nextInt(authorizations.size())));
+        }
         int keyIndex =
                 scenario.hasHotKey() && random.nextDouble() < scenario.hotKeyShare() ? 0 : random.nextInt(keys.size());
         long amount = MIN_AMOUNT + random.nextInt(MAX_AMOUNT - MIN_AMOUNT + 1);
         UUID dedupeId = UUID.randomUUID();
         byte[] payload = Events.json(Events.event(
                 dedupeId, keys.entityId(keyIndex), BenchmarkKeys.CHANNEL, keys.direction(keyIndex), amount));
+        if (scenario.reversalShare() > 0) {
+            if (authorizations.size() == MAX_REVERSIBLE) {
+                authorizations.remove(0);
+            }
+            authorizations.add(new Authorization(dedupeId, keyIndex, amount));
+        }
         return new Event(dedupeId.toString(), TestKafka.utf8(keys.recordKey(keyIndex)), payload);
+    }
+
+    /** A reversal, in full or in part, of an authorization sent before in this stream. */
+    private Event reversal(Authorization original) {
+        long amount = random.nextBoolean() ? original.amount() : 1 + random.nextInt((int) original.amount());
+        UUID dedupeId = UUID.randomUUID();
+        byte[] payload = Events.json(Events.reversal(
+                dedupeId,
+                keys.entityId(original.keyIndex()),
+                BenchmarkKeys.CHANNEL,
+                keys.direction(original.keyIndex()),
+                amount,
+                original.dedupeId()));
+        return new Event(dedupeId.toString(), TestKafka.utf8(keys.recordKey(original.keyIndex())), payload);
     }
 }
