@@ -96,38 +96,18 @@ public record Decision(
 
     /** The same decision, marked as a re-publication of one made earlier. */
     public Decision asReplay() {
-        return new Decision(
-                dedupeId,
-                fields,
-                verdict,
-                reason,
-                errors,
-                usage,
-                limits,
-                bucketTs,
-                decidedAt,
-                released,
-                remaining,
-                dedupeConflict,
-                true);
+        return replayedWith(dedupeConflict);
     }
 
     /** This decision re-published for an event that reused its dedupe_id with other content. */
     public Decision asConflictingReplay(List<String> differingFields) {
+        return replayedWith(differingFields);
+    }
+
+    private Decision replayedWith(List<String> conflict) {
         return new Decision(
-                dedupeId,
-                fields,
-                verdict,
-                reason,
-                errors,
-                usage,
-                limits,
-                bucketTs,
-                decidedAt,
-                released,
-                remaining,
-                differingFields,
-                true);
+                dedupeId, fields, verdict, reason, errors, usage, limits, bucketTs, decidedAt, released, remaining,
+                conflict, true);
     }
 
     /**
