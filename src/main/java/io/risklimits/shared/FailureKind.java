@@ -9,11 +9,14 @@ import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.kafka.KafkaException;
+import org.springframework.kafka.listener.BatchListenerFailedException;
+import org.springframework.kafka.listener.ListenerExecutionFailedException;
 import org.springframework.transaction.CannotCreateTransactionException;
 
 /**
- * Sorts failures into those of the infrastructure (database or broker unreachable, timeouts), which
- * are retried until they pass, and those of one record, which are dead-lettered after a few tries.
+ * Sorts failures into those of the infrastructure (database or broker unreachable, timeouts, a
+ * worker interrupted while it waited for them), which are retried until they pass, and those of one
+ * record, which are dead-lettered after a few tries.
  */
 public enum FailureKind {
     INFRASTRUCTURE,
@@ -21,6 +24,12 @@ public enum FailureKind {
 
     public static FailureKind of(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (isListenerWrapper(cause)) {
+                // spring-kafka's wrappers around what the listener threw say nothing of the failure
+                // itself, yet are KafkaExceptions: judged by them, every failure would be the
+                // infrastructure's, and a record the database refuses would be retried forever
+                continue;
+            }
             if (cause instanceof RecordTooLargeException) {
                 return RECORD;
             }
@@ -34,7 +43,8 @@ public enum FailureKind {
                     || cause instanceof RetriableException
                     || cause instanceof org.apache.kafka.common.KafkaException
                     || cause instanceof KafkaException
-                    || cause instanceof java.util.concurrent.TimeoutException) {
+                    || cause instanceof java.util.concurrent.TimeoutException
+                    || cause instanceof InterruptedException) {
                 return INFRASTRUCTURE;
             }
             if (cause instanceof java.sql.SQLException sql && isConnectionFailure(sql.getSQLState())) {
@@ -42,6 +52,10 @@ public enum FailureKind {
             }
         }
         return RECORD;
+    }
+
+    private static boolean isListenerWrapper(Throwable cause) {
+        return cause instanceof ListenerExecutionFailedException || cause instanceof BatchListenerFailedException;
     }
 
     /**

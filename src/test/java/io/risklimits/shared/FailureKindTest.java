@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.UncategorizedSQLException;
 import org.springframework.kafka.core.KafkaProducerException;
 import org.springframework.kafka.listener.BatchListenerFailedException;
+import org.springframework.kafka.listener.ListenerExecutionFailedException;
 
 class FailureKindTest {
 
@@ -41,6 +42,16 @@ class FailureKindTest {
 
         assertThat(FailureKind.of(new BatchListenerFailedException("Sending the decision failed", refused, 3)))
                 .isEqualTo(FailureKind.INFRASTRUCTURE);
+    }
+
+    /** What the listener threw reaches the error policy wrapped by spring-kafka: the wrapper says nothing. */
+    @Test
+    void aRecordTheDatabaseRefusesBelongsToTheRecordWhateverWrapsIt() {
+        SQLException refused = new SQLException("violates check constraint", "23514");
+
+        assertThat(FailureKind.of(new ListenerExecutionFailedException(
+                        "Listener failed", new BatchListenerFailedException("Deciding failed", refused, 1))))
+                .isEqualTo(FailureKind.RECORD);
     }
 
     @Test
