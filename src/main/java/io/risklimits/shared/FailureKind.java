@@ -8,15 +8,16 @@ import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
+import org.springframework.jdbc.JdbcUpdateAffectedIncorrectNumberOfRowsException;
 import org.springframework.kafka.KafkaException;
 import org.springframework.kafka.listener.BatchListenerFailedException;
 import org.springframework.kafka.listener.ListenerExecutionFailedException;
 import org.springframework.transaction.CannotCreateTransactionException;
 
 /**
- * Sorts failures into those of the infrastructure (database or broker unreachable, timeouts, a
- * worker interrupted while it waited for them), which are retried until they pass, and those of one
- * record, which are dead-lettered after a few tries.
+ * Sorts failures into those of one record, which are dead-lettered after a few tries, and all the
+ * others (database or broker unreachable, timeouts, a worker interrupted while it waited for them,
+ * and whatever is not known to be the record's), which are retried until they pass.
  */
 public enum FailureKind {
     INFRASTRUCTURE,
@@ -26,11 +27,11 @@ public enum FailureKind {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (isListenerWrapper(cause)) {
                 // spring-kafka's wrappers around what the listener threw say nothing of the failure
-                // itself, yet are KafkaExceptions: judged by them, every failure would be the
-                // infrastructure's, and a record the database refuses would be retried forever
+                // itself, yet are KafkaExceptions: judged by them, a record the database refuses
+                // would be retried forever
                 continue;
             }
-            if (cause instanceof RecordTooLargeException) {
+            if (isTheRecords(cause)) {
                 return RECORD;
             }
             if (cause instanceof TransientDataAccessException
@@ -51,7 +52,25 @@ public enum FailureKind {
                 return INFRASTRUCTURE;
             }
         }
-        return RECORD;
+        // what is not known to be the record's is retried: dead-lettering an event that is fine
+        // would leave it without a decision
+        return INFRASTRUCTURE;
+    }
+
+    /**
+     * Known to be tied to the record: a value the database refuses (SQLSTATE classes 22, data
+     * exception, and 23, integrity constraint violation), a batch whose bucket row moved under it
+     * (decided again record by record), a record too large for the dead-letter topic.
+     */
+    private static boolean isTheRecords(Throwable cause) {
+        if (cause instanceof RecordTooLargeException
+                || cause instanceof JdbcUpdateAffectedIncorrectNumberOfRowsException) {
+            return true;
+        }
+        if (cause instanceof java.sql.SQLException sql && sql.getSQLState() != null) {
+            return sql.getSQLState().startsWith("22") || sql.getSQLState().startsWith("23");
+        }
+        return false;
     }
 
     private static boolean isListenerWrapper(Throwable cause) {
