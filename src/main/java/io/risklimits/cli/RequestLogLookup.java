@@ -15,14 +15,18 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  */
 final class RequestLogLookup {
 
-    // Without the full business key this cannot use the primary key and reads the whole log; an index on
-    // dedupe_id alone would cost every decision an extra index write, for an occasional operator query.
-    private static final String SELECT_LOGGED = """
+    // a request log row as the CLI shows it (what logged() reads)
+    private static final String LOGGED_ROWS = """
             SELECT dedupe_id, entity_id, channel_code, direction_code, decision, reason, amount, currency,
                    occurred_at, decided_at, bucket_ts, usage::text AS usage, limits::text AS limits,
                    errors::text AS errors, 'risk_request_log' AS source,
                    type, reverses, released_amount, released_count, remaining
             FROM risk_request_log
+            """;
+
+    // Without the full business key this cannot use the primary key and reads the whole log; an index on
+    // dedupe_id alone would cost every decision an extra index write, for an occasional operator query.
+    private static final String SELECT_LOGGED = LOGGED_ROWS + """
             WHERE dedupe_id = :dedupeId
               AND (CAST(:entityId AS uuid) IS NULL OR entity_id = CAST(:entityId AS uuid))
               AND (CAST(:channel AS text) IS NULL OR channel_code = CAST(:channel AS text))
@@ -42,12 +46,7 @@ final class RequestLogLookup {
 
     // The reversals filed under an authorization's business key that name it, in the order decided:
     // a range of the primary key (the key's rows), filtered by the original they name.
-    private static final String SELECT_REVERSALS = """
-            SELECT dedupe_id, entity_id, channel_code, direction_code, decision, reason, amount, currency,
-                   occurred_at, decided_at, bucket_ts, usage::text AS usage, limits::text AS limits,
-                   errors::text AS errors, 'risk_request_log' AS source,
-                   type, reverses, released_amount, released_count, remaining
-            FROM risk_request_log
+    private static final String SELECT_REVERSALS = LOGGED_ROWS + """
             WHERE entity_id = :entityId
               AND channel_code = :channel
               AND direction_code = :direction

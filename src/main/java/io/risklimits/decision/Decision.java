@@ -38,20 +38,7 @@ public record Decision(
 
     public static Decision limitChecked(
             TransactionEvent event, Outcome outcome, Usage usage, Limits limits, Instant bucketTs, Instant decidedAt) {
-        return new Decision(
-                event.dedupeId(),
-                event.fields(),
-                outcome.verdict(),
-                outcome.reason(),
-                List.of(),
-                usage,
-                limits,
-                bucketTs,
-                decidedAt,
-                null,
-                null,
-                List.of(),
-                false);
+        return decided(event, outcome.verdict(), outcome.reason(), usage, limits, bucketTs, decidedAt, null, null);
     }
 
     public static Decision reversal(
@@ -61,18 +48,41 @@ public record Decision(
             Limits limits,
             Instant bucketTs,
             Instant decidedAt) {
-        return new Decision(
-                event.dedupeId(),
-                event.fields(),
+        return decided(
+                event,
                 outcome.verdict(),
                 outcome.reason(),
-                List.of(),
                 usage,
                 limits,
                 bucketTs,
                 decidedAt,
                 outcome.released(),
-                outcome.remaining(),
+                outcome.remaining());
+    }
+
+    /** A decision made now for a valid event (not a replay, no errors). */
+    private static Decision decided(
+            TransactionEvent event,
+            Verdict verdict,
+            Reason reason,
+            Usage usage,
+            Limits limits,
+            Instant bucketTs,
+            Instant decidedAt,
+            Tally released,
+            Long remaining) {
+        return new Decision(
+                event.dedupeId(),
+                event.fields(),
+                verdict,
+                reason,
+                List.of(),
+                usage,
+                limits,
+                bucketTs,
+                decidedAt,
+                released,
+                remaining,
                 List.of(),
                 false);
     }
