@@ -160,6 +160,11 @@ CREATE TABLE risk_request_log (
     released_amount bigint,               -- RELEASED only: the amount given back to the original's bucket
     released_count smallint,              -- RELEASED only: 1 when it brought the original's remaining to 0
     remaining      bigint,                -- a reversal that found an approved original: still counted after it
+    shadow_decision text,                 -- an authorization under shadow limits: what they would have decided
+    shadow_reason  text,
+    -- the event's place in the batch it was decided in: a key's decisions were made in the order
+    -- (decided_at, decided_order), which a backtest replays
+    decided_order  integer     NOT NULL DEFAULT 0,
     PRIMARY KEY (entity_id, channel_code, direction_code, dedupe_id)
 );
 
@@ -188,22 +193,25 @@ CREATE TABLE risk_keyless_request_log (
     reverses       uuid
 );
 
--- Limits per scope and window; for each window the most specific matching row wins.
+-- Limits per scope and window; for each window the most specific matching row wins. Shadow rows are a
+-- second set evaluated beside the enforced one (the most specific shadow row, else the enforced row),
+-- reported with each decision and never enforced.
 CREATE TABLE risk_limit (
     id          bigint      GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     channel     text        NOT NULL CHECK (channel = '*' OR channel ~ '^[A-Z0-9_]{1,32}$'),
     direction   text        NOT NULL CHECK (direction IN ('IN', 'OUT', '*')),
     entity_id   uuid,
-    window_name text        NOT NULL CHECK (window_name IN ('24h', '7d', '30d')),
+    window_name text        NOT NULL CHECK (window_name IN ('txn', '24h', '7d', '30d', 'day', 'week', 'month')),
     max_amount  bigint      NOT NULL CHECK (max_amount >= 0),
-    max_count   bigint      NOT NULL CHECK (max_count >= 0),
+    max_count   bigint      NOT NULL CHECK (max_count >= 0),  -- ignored for txn
+    mode        text        NOT NULL DEFAULT 'enforce' CHECK (mode IN ('enforce', 'shadow')),
     updated_at  timestamptz NOT NULL DEFAULT now()
 );
 
--- One row per scope and window; an absent entity counts as one scope (PostgreSQL 14 has no
+-- One row per scope, window and mode; an absent entity counts as one scope (PostgreSQL 14 has no
 -- UNIQUE NULLS NOT DISTINCT, hence the coalesce).
 CREATE UNIQUE INDEX risk_limit_scope_idx ON risk_limit (
-    channel, direction, coalesce(entity_id, '00000000-0000-0000-0000-000000000000'::uuid), window_name);
+    channel, direction, coalesce(entity_id, '00000000-0000-0000-0000-000000000000'::uuid), window_name, mode);
 
 -- The defaults for every channel, direction and entity.
 INSERT INTO risk_limit (channel, direction, entity_id, window_name, max_amount, max_count)

@@ -33,7 +33,7 @@ record ArchiveResult(
         FAILED
     }
 
-    /** An answer for a command that did not run (DUPLICATE, BUSY, INVALID). */
+    /** An answer for a command that did not run (DUPLICATE, BUSY, INVALID, or FAILED before any delete). */
     static ArchiveResult notRun(UUID commandId, Status status, boolean dryRun, String error, long durationMs) {
         return new ArchiveResult(commandId, status, dryRun, null, null, null, 0, 0, 0, durationMs, error, null);
     }

@@ -1,5 +1,6 @@
 package io.risklimits.archive;
 
+import io.risklimits.decision.RetentionRule;
 import io.risklimits.shared.RiskProperties;
 import java.time.LocalDateTime;
 import java.util.List;
@@ -27,6 +28,7 @@ class Archiver {
     private final ArchiveLease lease;
     private final ArchiveCommandLog commands;
     private final WindowDeleter deleter;
+    private final WindowsInUse windowsInUse;
     private final RiskProperties risk;
 
     Archiver(
@@ -34,11 +36,13 @@ class Archiver {
             ArchiveLease lease,
             ArchiveCommandLog commands,
             WindowDeleter deleter,
+            WindowsInUse windowsInUse,
             RiskProperties risk) {
         this.cursor = cursor;
         this.lease = lease;
         this.commands = commands;
         this.deleter = deleter;
+        this.windowsInUse = windowsInUse;
         this.risk = risk;
     }
 
@@ -56,7 +60,16 @@ class Archiver {
         }
         try {
             commands.start(command.commandId());
-            ArchiveResult result = run(command, holder, started);
+            // a limit of a longer window may have been added since start-up: checked before any delete
+            Optional<String> retentionTooShort = RetentionRule.shortfall(risk.retention(), windowsInUse.read());
+            ArchiveResult result = retentionTooShort.isPresent()
+                    ? ArchiveResult.notRun(
+                            command.commandId(),
+                            ArchiveResult.Status.FAILED,
+                            command.dryRun(),
+                            retentionTooShort.get(),
+                            millisSince(started))
+                    : run(command, holder, started);
             commands.finish(result);
             return result;
         } finally {

@@ -1,6 +1,6 @@
 package io.risklimits.cli;
 
-import io.risklimits.decision.Window;
+import io.risklimits.decision.RetentionRule;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.LocalDateTime;
@@ -26,9 +26,9 @@ final class ArchiveStatusCommand implements Callable<Integer> {
 
     @Option(
             names = "--retention",
-            defaultValue = "${env:RISK_RETENTION:-30d}",
+            defaultValue = "${env:RISK_RETENTION:-32d}",
             converter = Converters.Length.class,
-            description = "the service's risk.retention (default: $RISK_RETENTION, else 30d)")
+            description = "the service's risk.retention (default: $RISK_RETENTION, else 32d)")
     Duration retention;
 
     @Option(
@@ -42,16 +42,16 @@ final class ArchiveStatusCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Duration longestWindow = Duration.ofHours(Window.longest().hours());
-        if (retention.compareTo(longestWindow) < 0) {
-            throw new ParameterException(
-                    spec.commandLine(), "--retention must be at least the longest limit window, 30d");
-        }
         if (commands < 0) {
             throw new ParameterException(spec.commandLine(), "--commands must be 0 or more");
         }
         try (Database db = database.open()) {
-            print(new ArchiveStatusQueries(db.jdbc()), spec.commandLine().getOut());
+            ArchiveStatusQueries queries = new ArchiveStatusQueries(db.jdbc());
+            Optional<String> tooShort = RetentionRule.shortfall(retention, queries.windowsInUse());
+            if (tooShort.isPresent()) {
+                throw new ParameterException(spec.commandLine(), "--retention: " + tooShort.get());
+            }
+            print(queries, spec.commandLine().getOut());
         }
         return 0;
     }

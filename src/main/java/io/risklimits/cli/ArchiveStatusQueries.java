@@ -1,6 +1,7 @@
 package io.risklimits.cli;
 
 import io.risklimits.archive.ArchiveCursor;
+import io.risklimits.decision.Window;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -67,6 +68,12 @@ final class ArchiveStatusQueries {
     }
 
     /** The archiver's own cutoff: the same clock, the same truncation. */
+    List<Window> windowsInUse() {
+        return jdbc.sql("SELECT DISTINCT window_name FROM risk_limit")
+                .query((rs, rowNum) -> Window.fromLabel(rs.getString("window_name")))
+                .list();
+    }
+
     LocalDateTime cutoff(Duration retention) {
         return new ArchiveCursor(jdbc).cutoff(retention);
     }

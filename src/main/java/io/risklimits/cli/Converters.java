@@ -72,7 +72,7 @@ final class Converters {
                     return window;
                 }
             }
-            throw new TypeConversionException("expected 24h, 7d or 30d but was '" + value + "'");
+            throw new TypeConversionException("expected txn, 24h, 7d, 30d, day, week or month but was '" + value + "'");
         }
     }
 

@@ -33,7 +33,8 @@ final class LimitScopeOptions {
             names = "--window",
             required = true,
             converter = Converters.WindowLabel.class,
-            description = "24h, 7d or 30d")
+            description = "txn (a cap on one authorization's amount), 24h, 7d, 30d (rolling), day, week or month"
+                    + " (calendar, in the service's risk.limits.time-zone)")
     Window window;
 
     LimitRow row(long maxAmount, long maxCount) {

@@ -15,6 +15,8 @@ import java.util.UUID;
  *     reversal; null otherwise
  * @param dedupeConflict on a replay that answers a reused dedupe_id with different content, the names
  *     of the fields that differ; empty otherwise, and never stored
+ * @param shadow for an authorization of a key that shadow limits apply to, what they would have
+ *     decided (never enforced); null otherwise
  */
 public record Decision(
         UUID dedupeId,
@@ -29,6 +31,7 @@ public record Decision(
         Tally released,
         Long remaining,
         List<String> dedupeConflict,
+        Outcome shadow,
         boolean replayed) {
 
     public Decision {
@@ -36,9 +39,23 @@ public record Decision(
         dedupeConflict = List.copyOf(dedupeConflict);
     }
 
+    /**
+     * An authorization decided against the limits now; the limits' shadow set, if any, decides from the
+     * same usage beside them.
+     */
     public static Decision limitChecked(
             TransactionEvent event, Outcome outcome, Usage usage, Limits limits, Instant bucketTs, Instant decidedAt) {
-        return decided(event, outcome.verdict(), outcome.reason(), usage, limits, bucketTs, decidedAt, null, null);
+        return decided(
+                event,
+                outcome.verdict(),
+                outcome.reason(),
+                usage,
+                limits,
+                bucketTs,
+                decidedAt,
+                null,
+                null,
+                LimitPolicy.decideShadow(event.amount(), usage, limits));
     }
 
     public static Decision reversal(
@@ -57,7 +74,8 @@ public record Decision(
                 bucketTs,
                 decidedAt,
                 outcome.released(),
-                outcome.remaining());
+                outcome.remaining(),
+                null);
     }
 
     /** A decision made now for a valid event (not a replay, no errors). */
@@ -70,7 +88,8 @@ public record Decision(
             Instant bucketTs,
             Instant decidedAt,
             Tally released,
-            Long remaining) {
+            Long remaining,
+            Outcome shadow) {
         return new Decision(
                 event.dedupeId(),
                 event.fields(),
@@ -78,12 +97,13 @@ public record Decision(
                 reason,
                 List.of(),
                 usage,
-                limits,
+                limits.enforcedOnly(),
                 bucketTs,
                 decidedAt,
                 released,
                 remaining,
                 List.of(),
+                shadow,
                 false);
     }
 
@@ -101,6 +121,7 @@ public record Decision(
                 null,
                 null,
                 List.of(),
+                null,
                 false);
     }
 
@@ -117,7 +138,7 @@ public record Decision(
     private Decision replayedWith(List<String> conflict) {
         return new Decision(
                 dedupeId, fields, verdict, reason, errors, usage, limits, bucketTs, decidedAt, released, remaining,
-                conflict, true);
+                conflict, shadow, true);
     }
 
     /**

@@ -71,12 +71,22 @@ public final class DecisionJson {
                 }
                 json.writeEndArray();
             }
+            if (decision.shadow() != null) {
+                json.writeObjectPropertyStart("shadow");
+                json.writeStringProperty("decision", decision.shadow().verdict().name());
+                json.writeStringProperty(
+                        "reason",
+                        decision.shadow().reason() == null
+                                ? null
+                                : decision.shadow().reason().name());
+                json.writeEndObject();
+            }
             if (decision.verdict() == Verdict.INVALID) {
                 json.writeName("errors");
                 writeErrors(json, decision.errors());
             } else {
                 json.writeName("usage");
-                json.writeRawValue(usage(decision.usage()));
+                json.writeRawValue(usage(decision.usage(), decision.limits()));
                 json.writeName("limits");
                 json.writeRawValue(limits(decision.limits()));
                 json.writeStringProperty("bucket_ts", decision.bucketTs().toString());
@@ -90,16 +100,19 @@ public final class DecisionJson {
     }
 
     /**
-     * The usage document, as the message carries it and the request log stores it. Written by hand:
-     * it is six numbers under fixed names, twice per decision on the hot path, where a generator for
-     * it took 18 % of the decider threads' CPU samples in a profile of a latency phase
-     * (DecisionJsonTest holds it to the text Jackson writes).
+     * The usage document, as the message carries it and the request log stores it: every window with a
+     * limit in force that counts usage. Written by hand: it is a few numbers under fixed names, twice per
+     * decision on the hot path, where a generator for it took 18 % of the decider threads' CPU samples in
+     * a profile of a latency phase (DecisionJsonTest holds it to the text Jackson writes).
      */
-    public static String usage(Usage usage) {
+    public static String usage(Usage usage, Limits limits) {
         StringBuilder text = new StringBuilder(128).append('{');
         for (Window window : Window.values()) {
+            if (!window.countsUsage() || !limits.inForce(window)) {
+                continue;
+            }
             Tally tally = usage.of(window);
-            if (window.ordinal() > 0) {
+            if (text.length() > 1) {
                 text.append(',');
             }
             text.append('"')
@@ -113,20 +126,26 @@ public final class DecisionJson {
         return text.append('}').toString();
     }
 
+    /** The usage of a stored document; a window it does not report (no limit in force) reads as zero. */
     public static Usage usage(String json) {
         JsonNode node = MAPPER.readTree(json);
         Map<Window, Tally> byWindow = new EnumMap<>(Window.class);
         for (Window window : Window.values()) {
-            JsonNode tally = node.required(window.label());
-            byWindow.put(
-                    window,
-                    new Tally(
-                            tally.required("amount").longValue(),
-                            tally.required("count").longValue()));
+            JsonNode tally = node.get(window.label());
+            if (window.countsUsage()) {
+                byWindow.put(
+                        window,
+                        tally == null
+                                ? Tally.ZERO
+                                : new Tally(
+                                        tally.required("amount").longValue(),
+                                        tally.required("count").longValue()));
+            }
         }
         return new Usage(byWindow);
     }
 
+    /** The enforced limits' document (a shadow set is reported by its outcome only). */
     public static String limits(Limits limits) {
         String text = LIMITS_TEXTS.get(limits);
         if (text == null) {
@@ -143,8 +162,10 @@ public final class DecisionJson {
         JsonNode node = MAPPER.readTree(json);
         Map<Window, Limit> byWindow = new EnumMap<>(Window.class);
         for (Window window : Window.values()) {
-            JsonNode limit = node.required(window.label());
-            byWindow.put(window, new Limit(longOrNull(limit.get("amount")), longOrNull(limit.get("count"))));
+            JsonNode limit = node.get(window.label());
+            if (limit != null) {
+                byWindow.put(window, new Limit(longOrNull(limit.get("amount")), longOrNull(limit.get("count"))));
+            }
         }
         return new Limits(byWindow);
     }
@@ -171,13 +192,16 @@ public final class DecisionJson {
         return text.toString();
     }
 
+    // the windows in force only; txn has an amount alone, its maximum count being ignored
     private static void writeLimits(JsonGenerator json, Limits limits) {
         json.writeStartObject();
-        for (Window window : Window.values()) {
-            Limit limit = limits.of(window);
+        for (Map.Entry<Window, Limit> entry : limits.byWindow().entrySet()) {
+            Window window = entry.getKey();
             json.writeObjectPropertyStart(window.label());
-            writeNumberOrNull(json, "amount", limit.maxAmount());
-            writeNumberOrNull(json, "count", limit.maxCount());
+            writeNumberOrNull(json, "amount", entry.getValue().maxAmount());
+            if (window.countsUsage()) {
+                writeNumberOrNull(json, "count", entry.getValue().maxCount());
+            }
             json.writeEndObject();
         }
         json.writeEndObject();

@@ -5,19 +5,48 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
 
-/** The limit of every window that applies to one business key. */
-public record Limits(Map<Window, Limit> byWindow) {
+/**
+ * The limit of every window in force for one business key (a window absent is unlimited), and, when a
+ * shadow row of risk_limit matches the key, the shadow set evaluated beside them: for each window the
+ * most specific shadow row, else the enforced limit. The shadow set is never enforced.
+ *
+ * @param shadow null when no shadow row matches the key
+ */
+public record Limits(Map<Window, Limit> byWindow, Limits shadow) {
 
     public static final Limits NONE = new Limits(Map.of());
 
-    // an EnumMap, as in Usage
+    // an EnumMap, as in Usage; iterated in the order the windows are checked
     public Limits {
         Map<Window, Limit> copy = new EnumMap<>(Window.class);
         byWindow.forEach((window, limit) -> copy.put(Objects.requireNonNull(window), Objects.requireNonNull(limit)));
         byWindow = Collections.unmodifiableMap(copy);
+        if (shadow != null && shadow.shadow() != null) {
+            throw new IllegalArgumentException("a shadow set has no shadow of its own");
+        }
+    }
+
+    /** Enforced limits without a shadow set. */
+    public Limits(Map<Window, Limit> byWindow) {
+        this(byWindow, null);
     }
 
     public Limit of(Window window) {
         return byWindow.getOrDefault(window, Limit.UNLIMITED);
+    }
+
+    /** Whether the window has a limit in force: only those are reported with a decision. */
+    public boolean inForce(Window window) {
+        return byWindow.containsKey(window);
+    }
+
+    /** These limits with the given shadow set beside them (null: none). */
+    public Limits withShadow(Limits shadowLimits) {
+        return new Limits(byWindow, shadowLimits);
+    }
+
+    /** These limits alone, as stored and published: the shadow set is reported by its outcome only. */
+    public Limits enforcedOnly() {
+        return shadow == null ? this : new Limits(byWindow);
     }
 }

@@ -1,22 +1,44 @@
 package io.risklimits.decision;
 
+import java.time.DayOfWeek;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.time.temporal.TemporalAdjusters;
 
-/** The rolling windows, each a number of hourly buckets ending with the decision's bucket. */
+/**
+ * The limit windows, in the order they are checked: a cap on one authorization's amount ({@code txn}),
+ * the rolling windows (a number of hourly buckets ending with the decision's bucket) and the calendar
+ * windows (from the start of the current day, week or month in a zone, see {@link WindowCalendar}).
+ */
 public enum Window {
-    LAST_24_HOURS("24h", 24, Reason.LIMIT_24H_AMOUNT, Reason.LIMIT_24H_COUNT),
-    LAST_7_DAYS("7d", 7 * 24, Reason.LIMIT_7D_AMOUNT, Reason.LIMIT_7D_COUNT),
-    LAST_30_DAYS("30d", 30 * 24, Reason.LIMIT_30D_AMOUNT, Reason.LIMIT_30D_COUNT);
+    TXN("txn", Kind.SINGLE_AUTHORIZATION, 0, Reason.LIMIT_TXN_AMOUNT, null),
+    LAST_24_HOURS("24h", Kind.ROLLING, 24, Reason.LIMIT_24H_AMOUNT, Reason.LIMIT_24H_COUNT),
+    LAST_7_DAYS("7d", Kind.ROLLING, 7 * 24, Reason.LIMIT_7D_AMOUNT, Reason.LIMIT_7D_COUNT),
+    LAST_30_DAYS("30d", Kind.ROLLING, 30 * 24, Reason.LIMIT_30D_AMOUNT, Reason.LIMIT_30D_COUNT),
+    // a calendar window is longer than its nominal hours by the largest daylight-saving shift of any
+    // zone (2 hours), so its longest span is given with that margin
+    DAY("day", Kind.CALENDAR, 24 + 2, Reason.LIMIT_DAY_AMOUNT, Reason.LIMIT_DAY_COUNT),
+    WEEK("week", Kind.CALENDAR, 7 * 24 + 2, Reason.LIMIT_WEEK_AMOUNT, Reason.LIMIT_WEEK_COUNT),
+    MONTH("month", Kind.CALENDAR, 31 * 24 + 2, Reason.LIMIT_MONTH_AMOUNT, Reason.LIMIT_MONTH_COUNT);
+
+    private enum Kind {
+        SINGLE_AUTHORIZATION,
+        ROLLING,
+        CALENDAR
+    }
 
     private final String label;
-    private final int hours;
+    private final Kind kind;
+    private final int longestHours;
     private final Reason amountExceeded;
     private final Reason countExceeded;
 
-    Window(String label, int hours, Reason amountExceeded, Reason countExceeded) {
+    Window(String label, Kind kind, int longestHours, Reason amountExceeded, Reason countExceeded) {
         this.label = label;
-        this.hours = hours;
+        this.kind = kind;
+        this.longestHours = longestHours;
         this.amountExceeded = amountExceeded;
         this.countExceeded = countExceeded;
     }
@@ -26,26 +48,54 @@ public enum Window {
         return label;
     }
 
-    public int hours() {
-        return hours;
+    /** Whether the window sums usage over hourly buckets: every window but {@code txn}. */
+    public boolean countsUsage() {
+        return kind != Kind.SINGLE_AUTHORIZATION;
+    }
+
+    /**
+     * The most hourly buckets the window can span (0 for {@code txn}): what the archiver must keep so
+     * that no window ever loses a bucket.
+     */
+    public Duration longestSpan() {
+        return Duration.ofHours(longestHours);
     }
 
     public Reason amountExceeded() {
         return amountExceeded;
     }
 
+    /** null for {@code txn}, whose maximum count is ignored. */
     public Reason countExceeded() {
         return countExceeded;
     }
 
-    /** The hour the window starts with, when it ends with the given hour bucket. */
-    public Instant startFor(Instant currentBucket) {
-        return currentBucket.minus(Duration.ofHours(hours - 1L));
+    /**
+     * The hour the window starts with, when it ends with the given hour bucket; calendar windows in the
+     * zone. Not for {@code txn}, which sums nothing.
+     */
+    Instant startFor(Instant currentBucket, ZoneId zone) {
+        return switch (this) {
+            case LAST_24_HOURS, LAST_7_DAYS, LAST_30_DAYS -> currentBucket.minus(Duration.ofHours(longestHours - 1L));
+            case DAY -> startOfDay(currentBucket, zone).toInstant();
+            case WEEK ->
+                startOfDay(currentBucket, zone)
+                        .with(TemporalAdjusters.previousOrSame(DayOfWeek.MONDAY))
+                        .toLocalDate()
+                        .atStartOfDay(zone)
+                        .toInstant();
+            case MONTH ->
+                startOfDay(currentBucket, zone)
+                        .withDayOfMonth(1)
+                        .toLocalDate()
+                        .atStartOfDay(zone)
+                        .toInstant();
+            case TXN -> throw new UnsupportedOperationException("the txn window sums no usage");
+        };
     }
 
-    /** Whether the window ending with currentBucket contains the hour bucket. */
-    public boolean contains(Instant currentBucket, Instant bucket) {
-        return !bucket.isBefore(startFor(currentBucket));
+    private static ZonedDateTime startOfDay(Instant instant, ZoneId zone) {
+        return instant.atZone(zone).toLocalDate().atStartOfDay(zone);
     }
 
     public static Window fromLabel(String label) {
@@ -55,9 +105,5 @@ public enum Window {
             }
         }
         throw new IllegalArgumentException("unknown window " + label);
-    }
-
-    public static Window longest() {
-        return LAST_30_DAYS;
     }
 }

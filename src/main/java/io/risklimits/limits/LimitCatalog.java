@@ -2,7 +2,10 @@ package io.risklimits.limits;
 
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Limits;
+import io.risklimits.decision.RetentionRule;
 import io.risklimits.decision.Window;
+import io.risklimits.shared.RiskProperties;
+import io.risklimits.shared.StartRefused;
 import java.util.List;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -21,18 +24,25 @@ public class LimitCatalog {
     private static final Logger log = LoggerFactory.getLogger(LimitCatalog.class);
 
     private static final String SELECT_LIMITS = """
-            SELECT channel, direction, entity_id, window_name, max_amount, max_count
+            SELECT channel, direction, entity_id, window_name, max_amount, max_count, mode
             FROM risk_limit
             """;
 
     private final JdbcClient jdbc;
     private volatile LimitTable table;
 
-    LimitCatalog(JdbcClient jdbc) {
+    /** Refuses to start when risk.retention is shorter than a window in use (see {@link RetentionRule}). */
+    LimitCatalog(JdbcClient jdbc, RiskProperties risk) {
         this.jdbc = jdbc;
         this.table = load();
+        RetentionRule.shortfall(risk.retention(), table.windowsInUse()).ifPresent(shortfall -> {
+            throw new StartRefused(
+                    shortfall,
+                    "Raise risk.retention (default 32d), or remove the limits of the longer window from risk_limit.");
+        });
     }
 
+    /** The enforced limits of the key, with its shadow set when a shadow row matches it. */
     public Limits limitsFor(BusinessKey key) {
         return table.limitsFor(key);
     }
@@ -55,7 +65,8 @@ public class LimitCatalog {
                         rs.getObject("entity_id", UUID.class),
                         Window.fromLabel(rs.getString("window_name")),
                         rs.getLong("max_amount"),
-                        rs.getLong("max_count")))
+                        rs.getLong("max_count"),
+                        LimitRow.Mode.fromLabel(rs.getString("mode"))))
                 .list();
         return new LimitTable(rows);
     }

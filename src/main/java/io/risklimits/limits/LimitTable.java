@@ -5,46 +5,98 @@ import io.risklimits.decision.Limit;
 import io.risklimits.decision.Limits;
 import io.risklimits.decision.Window;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
-/** An immutable snapshot of risk_limit that resolves the limits of a business key. */
+/**
+ * An immutable snapshot of risk_limit that resolves the limits of a business key: for each window the
+ * most specific enforced row; and, when a shadow row matches the key, the shadow set beside them (for
+ * each window the most specific shadow row, falling back to the enforced row).
+ */
 public final class LimitTable {
 
-    private final List<LimitRow> rowsForAnyEntity;
-    private final Map<UUID, List<LimitRow>> rowsByEntity;
+    private final RowsByScope enforced;
+    private final RowsByScope shadow;
+    private final Set<Window> windowsInUse;
 
     public LimitTable(List<LimitRow> rows) {
-        this.rowsForAnyEntity =
-                rows.stream().filter(row -> row.entityId() == null).toList();
-        this.rowsByEntity =
-                rows.stream().filter(row -> row.entityId() != null).collect(Collectors.groupingBy(LimitRow::entityId));
+        this.enforced = new RowsByScope(
+                rows.stream().filter(row -> row.mode() == LimitRow.Mode.ENFORCE).toList());
+        this.shadow = new RowsByScope(
+                rows.stream().filter(row -> row.mode() == LimitRow.Mode.SHADOW).toList());
+        this.windowsInUse = rows.stream()
+                .map(LimitRow::window)
+                .collect(Collectors.toCollection(() -> EnumSet.noneOf(Window.class)));
     }
 
-    /** For each window the most specific matching row wins; a window with no matching row is unlimited. */
+    /** The enforced limits of the key, with its shadow set when a shadow row matches it. */
     public Limits limitsFor(BusinessKey key) {
-        Map<Window, Limit> limits = new EnumMap<>(Window.class);
-        winningRows(key).forEach((window, row) -> limits.put(window, row.limit()));
-        return new Limits(limits);
+        Map<Window, LimitRow> enforcedRows = enforced.winningRows(key);
+        Map<Window, LimitRow> shadowRows = shadow.winningRows(key);
+        Limits limits = new Limits(limitsOf(enforcedRows));
+        if (shadowRows.isEmpty()) {
+            return limits;
+        }
+        Map<Window, LimitRow> shadowSet = new EnumMap<>(enforcedRows);
+        shadowSet.putAll(shadowRows);
+        return limits.withShadow(new Limits(limitsOf(shadowSet)));
     }
 
-    /** The row that wins for each window, so an operator can see where a limit comes from; absent: unlimited. */
+    /** The enforced row that wins for each window, so an operator can see where a limit comes from; absent: unlimited. */
     public Map<Window, LimitRow> winningRows(BusinessKey key) {
-        Map<Window, LimitRow> winners = new EnumMap<>(Window.class);
-        consider(rowsForAnyEntity, key, winners);
-        consider(rowsByEntity.getOrDefault(key.entityId(), List.of()), key, winners);
-        return winners;
+        return enforced.winningRows(key);
     }
 
-    private static void consider(List<LimitRow> rows, BusinessKey key, Map<Window, LimitRow> winners) {
-        for (LimitRow row : rows) {
-            if (row.matches(key)) {
-                winners.merge(
-                        row.window(),
-                        row,
-                        (current, candidate) -> candidate.specificity() > current.specificity() ? candidate : current);
+    /** The shadow row that wins for each window; empty when no shadow row matches the key. */
+    public Map<Window, LimitRow> winningShadowRows(BusinessKey key) {
+        return shadow.winningRows(key);
+    }
+
+    /** Every window with a row of either mode: what retention must cover. */
+    public Set<Window> windowsInUse() {
+        return windowsInUse;
+    }
+
+    private static Map<Window, Limit> limitsOf(Map<Window, LimitRow> rows) {
+        Map<Window, Limit> limits = new EnumMap<>(Window.class);
+        rows.forEach((window, row) -> limits.put(window, row.limit()));
+        return limits;
+    }
+
+    /** The rows of one mode, with an entity's overrides found by its id. */
+    private static final class RowsByScope {
+
+        private final List<LimitRow> rowsForAnyEntity;
+        private final Map<UUID, List<LimitRow>> rowsByEntity;
+
+        RowsByScope(List<LimitRow> rows) {
+            this.rowsForAnyEntity =
+                    rows.stream().filter(row -> row.entityId() == null).toList();
+            this.rowsByEntity = rows.stream()
+                    .filter(row -> row.entityId() != null)
+                    .collect(Collectors.groupingBy(LimitRow::entityId));
+        }
+
+        Map<Window, LimitRow> winningRows(BusinessKey key) {
+            Map<Window, LimitRow> winners = new EnumMap<>(Window.class);
+            consider(rowsForAnyEntity, key, winners);
+            consider(rowsByEntity.getOrDefault(key.entityId(), List.of()), key, winners);
+            return winners;
+        }
+
+        private static void consider(List<LimitRow> rows, BusinessKey key, Map<Window, LimitRow> winners) {
+            for (LimitRow row : rows) {
+                if (row.matches(key)) {
+                    winners.merge(
+                            row.window(),
+                            row,
+                            (current, candidate) ->
+                                    candidate.specificity() > current.specificity() ? candidate : current);
+                }
             }
         }
     }

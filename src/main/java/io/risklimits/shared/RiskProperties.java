@@ -11,11 +11,12 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param roles which workers this process runs: decider, archiver or both
  * @param currency the only currency accepted (ISO 4217)
  * @param maxClockSkew how far in the future occurred_at may be
- * @param retention how long decisions and hourly buckets are kept before the archiver deletes them
+ * @param retention how long decisions and hourly buckets are kept before the archiver deletes them; never
+ *     shorter than the longest window in use
  */
 @ConfigurationProperties("risk")
 public record RiskProperties(
         @DefaultValue({"decider", "archiver"}) List<String> roles,
         @DefaultValue("USD") String currency,
         @DefaultValue("5m") Duration maxClockSkew,
-        @DefaultValue("30d") Duration retention) {}
+        @DefaultValue("32d") Duration retention) {}

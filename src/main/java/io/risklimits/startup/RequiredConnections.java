@@ -1,5 +1,6 @@
 package io.risklimits.startup;
 
+import io.risklimits.shared.StartRefused;
 import java.util.List;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;

@@ -1,5 +1,6 @@
 package io.risklimits.startup;
 
+import io.risklimits.shared.StartRefused;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 

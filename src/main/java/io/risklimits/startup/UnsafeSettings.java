@@ -1,5 +1,6 @@
 package io.risklimits.startup;
 
+import io.risklimits.shared.StartRefused;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

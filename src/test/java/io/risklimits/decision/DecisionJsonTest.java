@@ -27,15 +27,15 @@ class DecisionJsonTest {
             Window.LAST_7_DAYS, new Tally(5_000, 7),
             Window.LAST_30_DAYS, new Tally(9_000_000_000_000L, 30)));
 
-    // the 7-day window has no count limit and no 30-day limit applies at all: nulls, not zeros
+    // no 30-day limit applies: the 30-day window is reported neither in usage nor in limits
     private static final Limits LIMITS = new Limits(Map.of(
+            Window.TXN, new Limit(50_000L, null),
             Window.LAST_24_HOURS, new Limit(1_000_000L, 100L),
-            Window.LAST_7_DAYS, new Limit(5_000_000L, null)));
-    // a window without a limit row reads back as a limit of nulls
-    private static final Limits LIMITS_READ_BACK = new Limits(Map.of(
-            Window.LAST_24_HOURS, new Limit(1_000_000L, 100L),
-            Window.LAST_7_DAYS, new Limit(5_000_000L, null),
-            Window.LAST_30_DAYS, new Limit(null, null)));
+            Window.LAST_7_DAYS, new Limit(5_000_000L, 500L)));
+    // what the request log gives back of USAGE under LIMITS: a window not reported has no usage
+    private static final Usage USAGE_READ_BACK = new Usage(Map.of(
+            Window.LAST_24_HOURS, new Tally(1_200, 2),
+            Window.LAST_7_DAYS, new Tally(5_000, 7)));
 
     @Test
     void approvedMessageCarriesEveryFieldInTheSchemaShape() {
@@ -52,6 +52,7 @@ class DecisionJsonTest {
                 null,
                 null,
                 List.of(),
+                null,
                 false);
 
         byte[] message = DecisionJson.message(decision);
@@ -62,9 +63,14 @@ class DecisionJsonTest {
         assertThat(node.get("entity_id").stringValue()).isEqualTo(ENTITY_ID.toString());
         assertThat(node.get("amount").longValue()).isEqualTo(1_200L);
         assertThat(node.get("reason").isNull()).isTrue();
-        assertThat(node.get("usage").get("30d").get("amount").longValue()).isEqualTo(9_000_000_000_000L);
-        assertThat(node.get("limits").get("7d").get("count").isNull()).isTrue();
-        assertThat(node.get("limits").get("30d").get("amount").isNull()).isTrue();
+        assertThat(node.get("usage").get("7d").get("amount").longValue()).isEqualTo(5_000L);
+        assertThat(node.get("usage").has("30d")).isFalse();
+        assertThat(node.get("usage").has("txn")).isFalse();
+        assertThat(node.get("limits").get("7d").get("count").longValue()).isEqualTo(500L);
+        assertThat(node.get("limits").get("txn").get("amount").longValue()).isEqualTo(50_000L);
+        assertThat(node.get("limits").get("txn").has("count")).isFalse();
+        assertThat(node.get("limits").has("30d")).isFalse();
+        assertThat(node.has("shadow")).isFalse();
         assertThat(node.get("bucket_ts").stringValue()).isEqualTo("2026-11-23T08:00:00Z");
         assertThat(node.get("decided_at").stringValue()).isEqualTo("2026-11-23T08:39:11.482295Z");
         assertThat(node.get("replayed").booleanValue()).isFalse();
@@ -94,8 +100,8 @@ class DecisionJsonTest {
 
     @Test
     void requestLogColumnsReadBackAsWritten() {
-        assertThat(DecisionJson.usage(DecisionJson.usage(USAGE))).isEqualTo(USAGE);
-        assertThat(DecisionJson.limits(DecisionJson.limits(LIMITS))).isEqualTo(LIMITS_READ_BACK);
+        assertThat(DecisionJson.usage(DecisionJson.usage(USAGE, LIMITS))).isEqualTo(USAGE_READ_BACK);
+        assertThat(DecisionJson.limits(DecisionJson.limits(LIMITS))).isEqualTo(LIMITS);
         List<FieldError> errors = List.of(new FieldError("currency", "must be USD"));
         assertThat(DecisionJson.errors(DecisionJson.errors(errors))).isEqualTo(errors);
     }
@@ -111,15 +117,24 @@ class DecisionJsonTest {
         Usage usage = new Usage(Map.of(
                 Window.LAST_24_HOURS, new Tally(amount24h, count24h),
                 Window.LAST_7_DAYS, new Tally(amount7d, count7d),
-                Window.LAST_30_DAYS, new Tally(amount30d, count30d)));
+                Window.LAST_30_DAYS, new Tally(amount30d, count30d),
+                Window.DAY, new Tally(amount24h / 2, count24h / 2),
+                Window.WEEK, new Tally(amount7d / 2, count7d / 2),
+                Window.MONTH, new Tally(amount30d / 2, count30d / 2)));
+        Map<Window, Limit> everyWindow = new java.util.EnumMap<>(Window.class);
+        for (Window window : Window.values()) {
+            everyWindow.put(window, new Limit(1L, 1L));
+        }
         ObjectNode expected = JSON.createObjectNode();
         for (Window window : Window.values()) {
-            expected.putObject(window.label())
-                    .put("amount", usage.of(window).amount())
-                    .put("count", usage.of(window).count());
+            if (window.countsUsage()) {
+                expected.putObject(window.label())
+                        .put("amount", usage.of(window).amount())
+                        .put("count", usage.of(window).count());
+            }
         }
 
-        assertThat(DecisionJson.usage(usage)).isEqualTo(JSON.writeValueAsString(expected));
+        assertThat(DecisionJson.usage(usage, new Limits(everyWindow))).isEqualTo(JSON.writeValueAsString(expected));
     }
 
     @Test
@@ -183,10 +198,30 @@ class DecisionJsonTest {
         for (long count = 1; count <= 3_000; count++) {
             Limits limits = new Limits(Map.of(
                     Window.LAST_24_HOURS, new Limit(count * 10, count),
-                    Window.LAST_7_DAYS, new Limit(count * 20, null),
-                    Window.LAST_30_DAYS, new Limit(null, count * 3)));
+                    Window.DAY, new Limit(count * 20, 7L),
+                    Window.MONTH, new Limit(4_000L, count * 3)));
             assertThat(DecisionJson.limits(DecisionJson.limits(limits))).isEqualTo(limits);
         }
-        assertThat(DecisionJson.limits(DecisionJson.limits(LIMITS))).isEqualTo(LIMITS_READ_BACK);
+        assertThat(DecisionJson.limits(DecisionJson.limits(LIMITS))).isEqualTo(LIMITS);
+    }
+
+    @Test
+    void anAuthorizationUnderShadowLimitsSaysWhatTheyWouldHaveDecided() {
+        TransactionEvent event = new TransactionEvent(
+                DEDUPE_ID, new BusinessKey(ENTITY_ID, "CARD", Direction.OUT), 1_200, "USD", DECIDED_AT);
+        Limits shadow = new Limits(Map.of(Window.DAY, new Limit(1_000L, 10L)));
+        Decision decision =
+                Decision.limitChecked(event, Outcome.approved(), USAGE, LIMITS.withShadow(shadow), BUCKET, DECIDED_AT);
+
+        byte[] message = DecisionJson.message(decision);
+
+        DecisionSchema.assertValidDecision(message);
+        JsonNode node = JSON.readTree(message);
+        assertThat(node.get("decision").stringValue()).isEqualTo("APPROVED");
+        assertThat(node.get("shadow").get("decision").stringValue()).isEqualTo("REJECTED");
+        assertThat(node.get("shadow").get("reason").stringValue()).isEqualTo("LIMIT_DAY_AMOUNT");
+        // the enforced limits alone are reported
+        assertThat(node.get("limits").has("day")).isFalse();
+        assertThat(decision.limits()).isEqualTo(LIMITS);
     }
 }

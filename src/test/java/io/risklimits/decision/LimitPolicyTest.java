@@ -13,7 +13,7 @@ class LimitPolicyTest {
     private static final Limit MAX_1000_OR_5 = new Limit(1000L, 5L);
 
     @ParameterizedTest
-    @EnumSource(Window.class)
+    @EnumSource(value = Window.class, names = "TXN", mode = EnumSource.Mode.EXCLUDE)
     void anAmountThatReachesTheLimitExactlyIsApproved(Window window) {
         Outcome outcome = LimitPolicy.decide(400, usage(window, 600, 1), limits(window, MAX_1000_OR_5));
 
@@ -21,7 +21,7 @@ class LimitPolicyTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Window.class)
+    @EnumSource(value = Window.class, names = "TXN", mode = EnumSource.Mode.EXCLUDE)
     void oneMinorUnitOverTheAmountLimitIsRejectedForThatWindow(Window window) {
         Outcome outcome = LimitPolicy.decide(401, usage(window, 600, 1), limits(window, MAX_1000_OR_5));
 
@@ -29,12 +29,45 @@ class LimitPolicyTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Window.class)
+    @EnumSource(value = Window.class, names = "TXN", mode = EnumSource.Mode.EXCLUDE)
     void theLastTransactionTheCountAllowsIsApprovedAndTheNextRejected(Window window) {
         assertThat(LimitPolicy.decide(1, usage(window, 0, 4), limits(window, MAX_1000_OR_5)))
                 .isEqualTo(Outcome.approved());
         assertThat(LimitPolicy.decide(1, usage(window, 0, 5), limits(window, MAX_1000_OR_5)))
                 .isEqualTo(Outcome.rejectedFor(window.countExceeded()));
+    }
+
+    @Test
+    void theTxnCapLimitsOneAuthorizationWhateverTheUsageAndIgnoresTheCount() {
+        Limits txnCap = limits(Window.TXN, new Limit(500L, 0L));
+        Usage heavy = usage(Window.LAST_24_HOURS, Long.MAX_VALUE / 2, Integer.MAX_VALUE - 1L);
+
+        assertThat(LimitPolicy.decide(500, heavy, txnCap)).isEqualTo(Outcome.approved());
+        assertThat(LimitPolicy.decide(501, Usage.NONE, txnCap)).isEqualTo(Outcome.rejectedFor(Reason.LIMIT_TXN_AMOUNT));
+    }
+
+    @Test
+    void theTxnCapIsCheckedFirst() {
+        Map<Window, Limit> everyWindowFull = new EnumMap<>(Window.class);
+        for (Window window : Window.values()) {
+            everyWindowFull.put(window, new Limit(10L, 1L));
+        }
+
+        assertThat(LimitPolicy.decide(11, usage(Window.LAST_24_HOURS, 10, 1), new Limits(everyWindowFull)))
+                .isEqualTo(Outcome.rejectedFor(Reason.LIMIT_TXN_AMOUNT));
+    }
+
+    @Test
+    void shadowLimitsDecideBesideTheEnforcedOnesFromTheSameUsage() {
+        Limits enforced = limits(Window.LAST_24_HOURS, new Limit(1_000L, 10L));
+        Limits shadow =
+                new Limits(Map.of(Window.LAST_24_HOURS, new Limit(1_000L, 10L), Window.DAY, new Limit(500L, 10L)));
+        Usage usage = usage(Window.DAY, 300, 1);
+
+        assertThat(LimitPolicy.decideShadow(300, usage, enforced)).isNull();
+        assertThat(LimitPolicy.decide(300, usage, enforced.withShadow(shadow))).isEqualTo(Outcome.approved());
+        assertThat(LimitPolicy.decideShadow(300, usage, enforced.withShadow(shadow)))
+                .isEqualTo(Outcome.rejectedFor(Reason.LIMIT_DAY_AMOUNT));
     }
 
     @Test
@@ -54,6 +87,13 @@ class LimitPolicyTest {
         assertThat(LimitPolicy.decide(5, usage(Window.LAST_30_DAYS, 0, 1), new Limits(everyWindowFull))
                         .reason())
                 .isEqualTo(Reason.LIMIT_30D_COUNT);
+        // the rolling windows before the calendar ones
+        assertThat(LimitPolicy.decide(5, usage(Window.MONTH, 0, 1), new Limits(everyWindowFull))
+                        .reason())
+                .isEqualTo(Reason.LIMIT_MONTH_COUNT);
+        assertThat(LimitPolicy.decide(5, usage(Window.DAY, 10, 0), new Limits(everyWindowFull))
+                        .reason())
+                .isEqualTo(Reason.LIMIT_DAY_AMOUNT);
     }
 
     @Test
@@ -88,9 +128,7 @@ class LimitPolicyTest {
 
     private static Usage usage(Window window, long amount, long count) {
         Map<Window, Tally> byWindow = new EnumMap<>(Window.class);
-        for (Window each : Window.values()) {
-            byWindow.put(each, each == window ? new Tally(amount, count) : Tally.ZERO);
-        }
+        byWindow.put(window, new Tally(amount, count));
         return new Usage(byWindow);
     }
 

@@ -4,6 +4,7 @@ import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.Limits;
 import io.risklimits.decision.TransactionEvent;
+import io.risklimits.decision.WindowCalendar;
 import io.risklimits.shared.Failpoints;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -62,6 +63,7 @@ public class BatchDecisionStore {
 
     private final JdbcOperations jdbc;
     private final Clock clock;
+    private final WindowCalendar calendar;
     private final TransactionTemplate readCommitted;
     private final RequestLogRepository requestLog;
     private final RunningUsageRepository runningUsage;
@@ -72,6 +74,7 @@ public class BatchDecisionStore {
     BatchDecisionStore(
             JdbcOperations jdbc,
             Clock clock,
+            WindowCalendar calendar,
             PlatformTransactionManager transactionManager,
             RequestLogRepository requestLog,
             RunningUsageRepository runningUsage,
@@ -80,6 +83,7 @@ public class BatchDecisionStore {
             Failpoints failpoints) {
         this.jdbc = jdbc;
         this.clock = clock;
+        this.calendar = calendar;
         // the session's READ COMMITTED (spring.datasource.hikari.transaction-isolation), checked by
         // the database in the first statement: setting it here would cost a round trip per batch
         this.readCommitted = new TransactionTemplate(transactionManager);
@@ -130,6 +134,7 @@ public class BatchDecisionStore {
             InOrderDecisions decided = new InOrderDecisions(
                             bucket,
                             read.decidedAt(),
+                            calendar,
                             limitsOf,
                             read.stored(),
                             read.reading().usage(),
@@ -138,8 +143,9 @@ public class BatchDecisionStore {
             RoundTrip writes = new RoundTrip(jdbc);
             hourlyUsage.addToBuckets(decided.approved(), bucket, read.reading().latestBuckets(), writes);
             hourlyUsage.releaseFromBuckets(decided.releases(), writes);
-            requestLog.insertAllLimitChecked(decided.authorizations(), bucket, read.decidedAt(), writes);
-            requestLog.insertAllReversals(decided.reversals(), bucket, read.decidedAt(), writes);
+            requestLog.insertAllLimitChecked(
+                    decided.authorizations(), decided::decidedOrder, bucket, read.decidedAt(), writes);
+            requestLog.insertAllReversals(decided.reversals(), decided::decidedOrder, bucket, read.decidedAt(), writes);
             writes.run();
             metrics.batchDecided(events.size());
             failpoints.reached(Failpoints.Point.BEFORE_COMMIT);

@@ -10,6 +10,7 @@ import io.risklimits.decision.Tally;
 import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.Usage;
 import io.risklimits.decision.Verdict;
+import io.risklimits.decision.WindowCalendar;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,6 +29,7 @@ final class InOrderDecisions {
 
     private final Instant bucket;
     private final Instant decidedAt;
+    private final WindowCalendar calendar;
     private final Function<BusinessKey, Limits> limitsOf;
     private final Map<RequestId, Decision> known;
     private final Map<BusinessKey, Usage> usage;
@@ -38,16 +40,19 @@ final class InOrderDecisions {
     private final List<Decision> reversals = new ArrayList<>();
     private final Map<BusinessKey, Tally> approved = new LinkedHashMap<>();
     private final List<HourlyUsageRepository.Release> releases = new ArrayList<>();
+    private final Map<RequestId, Integer> decidedOrder = new HashMap<>();
 
     InOrderDecisions(
             Instant bucket,
             Instant decidedAt,
+            WindowCalendar calendar,
             Function<BusinessKey, Limits> limitsOf,
             Map<RequestId, Decision> stored,
             Map<BusinessKey, Usage> usage,
             Map<RequestId, RequestLogRepository.StoredOriginal> originals) {
         this.bucket = bucket;
         this.decidedAt = decidedAt;
+        this.calendar = calendar;
         this.limitsOf = limitsOf;
         this.known = new HashMap<>(stored);
         this.usage = new HashMap<>(usage);
@@ -83,6 +88,7 @@ final class InOrderDecisions {
                 originals.put(id, asOriginal(event, decision));
             }
             known.put(id, decision);
+            decidedOrder.put(id, index);
             answers.add(decision);
         }
         return this;
@@ -110,7 +116,7 @@ final class InOrderDecisions {
         ReversalPolicy.Outcome outcome =
                 ReversalPolicy.decide(event.amount(), original == null ? null : original.original());
         if (outcome.isReleased()) {
-            usage.put(key, before.minus(outcome.released(), original.bucketTs(), bucket));
+            usage.put(key, before.minus(outcome.released(), original.bucketTs(), bucket, calendar));
             originals.put(originalId, original.afterRelease(event.amount()));
             releases.add(new HourlyUsageRepository.Release(key, original.bucketTs(), outcome.released()));
         }
@@ -136,6 +142,11 @@ final class InOrderDecisions {
     /** The reversals decided here (not the replays): RELEASED or REJECTED. */
     List<Decision> reversals() {
         return reversals;
+    }
+
+    /** A decision's place in the batch: the index of its event. */
+    int decidedOrder(Decision decision) {
+        return decidedOrder.get(RequestId.of(decision));
     }
 
     Map<BusinessKey, Tally> approved() {

@@ -12,6 +12,7 @@ import io.risklimits.decision.Direction;
 import io.risklimits.decision.EventFields;
 import io.risklimits.decision.EventType;
 import io.risklimits.decision.FieldError;
+import io.risklimits.decision.Outcome;
 import io.risklimits.decision.Reason;
 import io.risklimits.decision.ReversalPolicy;
 import io.risklimits.decision.Tally;
@@ -28,6 +29,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -42,7 +44,7 @@ class RequestLogRepository {
     private static final String SELECT_DECISION = """
             SELECT dedupe_id, entity_id, channel_code, direction_code, amount, currency, occurred_at,
                    decision, reason, errors, usage, limits, bucket_ts, decided_at,
-                   type, reverses, released_amount, released_count, remaining
+                   type, reverses, released_amount, released_count, remaining, shadow_decision, shadow_reason
             FROM risk_request_log
             WHERE entity_id = :entityId
               AND channel_code = :channel
@@ -77,7 +79,8 @@ class RequestLogRepository {
                    'INVALID' AS decision, 'INVALID_REQUEST' AS reason, errors,
                    NULL AS usage, NULL AS limits, NULL AS bucket_ts, decided_at,
                    type, reverses, CAST(NULL AS bigint) AS released_amount,
-                   CAST(NULL AS smallint) AS released_count, CAST(NULL AS bigint) AS remaining
+                   CAST(NULL AS smallint) AS released_count, CAST(NULL AS bigint) AS remaining,
+                   CAST(NULL AS text) AS shadow_decision, CAST(NULL AS text) AS shadow_reason
             FROM risk_keyless_request_log
             WHERE dedupe_id = :dedupeId
             """;
@@ -85,7 +88,7 @@ class RequestLogRepository {
     private static final String SELECT_DECISIONS = """
             SELECT dedupe_id, entity_id, channel_code, direction_code, amount, currency, occurred_at,
                    decision, reason, errors, usage, limits, bucket_ts, decided_at,
-                   type, reverses, released_amount, released_count, remaining
+                   type, reverses, released_amount, released_count, remaining, shadow_decision, shadow_reason
             FROM risk_request_log
             WHERE (entity_id, channel_code, direction_code, dedupe_id) IN (
                 SELECT * FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]),
@@ -101,16 +104,20 @@ class RequestLogRepository {
     private static final String INSERT_LIMIT_CHECKED_DECISIONS = """
             INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
                                           decision, reason, amount, currency, occurred_at,
-                                          usage, limits, decided_at, type)
+                                          usage, limits, decided_at, type, decided_order,
+                                          shadow_decision, shadow_reason)
             SELECT decided.entity_id, decided.channel_code, decided.direction_code, decided.dedupe_id, :bucket,
                    decided.decision, decided.reason, decided.amount, decided.currency, decided.occurred_at,
-                   decided.usage, limit_set.limits, :decidedAt, 'AUTHORIZATION'
+                   decided.usage, limit_set.limits, :decidedAt, 'AUTHORIZATION', decided.decided_order,
+                   decided.shadow_decision, decided.shadow_reason
             FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
                         CAST(:dedupeIds AS uuid[]), CAST(:decisions AS text[]), CAST(:reasons AS text[]),
                         CAST(:amounts AS bigint[]), CAST(:currencies AS text[]), CAST(:occurredAts AS timestamptz[]),
-                        CAST(:usages AS json[]), CAST(:limitSetNumbers AS integer[]))
+                        CAST(:usages AS json[]), CAST(:limitSetNumbers AS integer[]), CAST(:decidedOrders AS integer[]),
+                        CAST(:shadowDecisions AS text[]), CAST(:shadowReasons AS text[]))
                  AS decided (entity_id, channel_code, direction_code, dedupe_id, decision, reason,
-                             amount, currency, occurred_at, usage, limit_set_number)
+                             amount, currency, occurred_at, usage, limit_set_number, decided_order,
+                             shadow_decision, shadow_reason)
             JOIN unnest(CAST(:limitSets AS json[])) WITH ORDINALITY AS limit_set (limits, number)
               ON limit_set.number = decided.limit_set_number
             """;
@@ -120,20 +127,20 @@ class RequestLogRepository {
     private static final String INSERT_REVERSAL_DECISIONS = """
             INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
                                           decision, reason, amount, currency, occurred_at,
-                                          usage, limits, decided_at,
+                                          usage, limits, decided_at, decided_order,
                                           type, reverses, released_amount, released_count, remaining)
             SELECT entity_id, channel_code, direction_code, dedupe_id, :bucket,
                    decision, reason, amount, currency, occurred_at,
-                   usage, limits, :decidedAt,
+                   usage, limits, :decidedAt, decided_order,
                    'REVERSAL', reverses, released_amount, released_count, remaining
             FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
                         CAST(:dedupeIds AS uuid[]), CAST(:decisions AS text[]), CAST(:reasons AS text[]),
                         CAST(:amounts AS bigint[]), CAST(:currencies AS text[]), CAST(:occurredAts AS timestamptz[]),
-                        CAST(:usages AS json[]), CAST(:limits AS json[]), CAST(:reverses AS uuid[]),
-                        CAST(:releasedAmounts AS bigint[]), CAST(:releasedCounts AS smallint[]),
-                        CAST(:remainings AS bigint[]))
+                        CAST(:usages AS json[]), CAST(:decidedOrders AS integer[]), CAST(:limits AS json[]),
+                        CAST(:reverses AS uuid[]), CAST(:releasedAmounts AS bigint[]),
+                        CAST(:releasedCounts AS smallint[]), CAST(:remainings AS bigint[]))
                  AS decided (entity_id, channel_code, direction_code, dedupe_id, decision, reason,
-                             amount, currency, occurred_at, usage, limits, reverses,
+                             amount, currency, occurred_at, usage, decided_order, limits, reverses,
                              released_amount, released_count, remaining)
             """;
 
@@ -242,9 +249,14 @@ class RequestLogRepository {
 
     /**
      * Adds the insert of APPROVED and REJECTED decisions made together (one bucket and one decision
-     * time) to the round trip.
+     * time) to the round trip, each with its place in the batch.
      */
-    void insertAllLimitChecked(List<Decision> decisions, Instant bucket, Instant decidedAt, RoundTrip trip) {
+    void insertAllLimitChecked(
+            List<Decision> decisions,
+            ToIntFunction<Decision> decidedOrder,
+            Instant bucket,
+            Instant decidedAt,
+            RoundTrip trip) {
         if (decisions.isEmpty()) {
             return;
         }
@@ -254,18 +266,38 @@ class RequestLogRepository {
                 .map(decision -> limitSets.computeIfAbsent(
                         DecisionJson.limits(decision.limits()), limits -> limitSets.size() + 1))
                 .toArray(Integer[]::new);
-        MapSqlParameterSource parameters = decidedTogether(decisions, bucket, decidedAt)
+        MapSqlParameterSource parameters = decidedTogether(decisions, decidedOrder, bucket, decidedAt)
                 .addValue("limitSets", limitSets.keySet().toArray(String[]::new))
-                .addValue("limitSetNumbers", limitSetNumbers);
+                .addValue("limitSetNumbers", limitSetNumbers)
+                .addValue(
+                        "shadowDecisions",
+                        decisions.stream()
+                                .map(decision -> decision.shadow() == null
+                                        ? null
+                                        : decision.shadow().verdict().name())
+                                .toArray(String[]::new))
+                .addValue(
+                        "shadowReasons",
+                        decisions.stream()
+                                .map(decision -> decision.shadow() == null
+                                                || decision.shadow().reason() == null
+                                        ? null
+                                        : decision.shadow().reason().name())
+                                .toArray(String[]::new));
         trip.execute(INSERT_LIMIT_CHECKED_DECISIONS, parameters);
     }
 
     /** Adds the insert of RELEASED and REJECTED reversals made together to the round trip. */
-    void insertAllReversals(List<Decision> decisions, Instant bucket, Instant decidedAt, RoundTrip trip) {
+    void insertAllReversals(
+            List<Decision> decisions,
+            ToIntFunction<Decision> decidedOrder,
+            Instant bucket,
+            Instant decidedAt,
+            RoundTrip trip) {
         if (decisions.isEmpty()) {
             return;
         }
-        MapSqlParameterSource parameters = decidedTogether(decisions, bucket, decidedAt)
+        MapSqlParameterSource parameters = decidedTogether(decisions, decidedOrder, bucket, decidedAt)
                 .addValue(
                         "limits",
                         decisions.stream()
@@ -297,7 +329,8 @@ class RequestLogRepository {
     }
 
     /** The columns every decision made in a batch has, one array element per decision. */
-    private static MapSqlParameterSource decidedTogether(List<Decision> decisions, Instant bucket, Instant decidedAt) {
+    private static MapSqlParameterSource decidedTogether(
+            List<Decision> decisions, ToIntFunction<Decision> decidedOrder, Instant bucket, Instant decidedAt) {
         return KeyArrays.of(decisions.stream()
                         .map(decision -> decision.fields().businessKey().orElseThrow())
                         .toList())
@@ -334,8 +367,13 @@ class RequestLogRepository {
                 .addValue(
                         "usages",
                         decisions.stream()
-                                .map(decision -> DecisionJson.usage(decision.usage()))
+                                .map(decision -> DecisionJson.usage(decision.usage(), decision.limits()))
                                 .toArray(String[]::new))
+                .addValue(
+                        "decidedOrders",
+                        decisions.stream()
+                                .map(decision -> decidedOrder.applyAsInt(decision))
+                                .toArray(Integer[]::new))
                 .addValue("bucket", utcTimestamp(bucket))
                 .addValue("decidedAt", timestamptz(decidedAt));
     }
@@ -357,7 +395,7 @@ class RequestLogRepository {
                 .param("amount", fields.amount())
                 .param("currency", fields.currency())
                 .param("occurredAt", timestamptz(fields.occurredAt()))
-                .param("usage", invalid ? null : DecisionJson.usage(decision.usage()))
+                .param("usage", invalid ? null : DecisionJson.usage(decision.usage(), decision.limits()))
                 .param("limits", invalid ? null : DecisionJson.limits(decision.limits()))
                 .param("errors", invalid ? DecisionJson.errors(decision.errors()) : null)
                 .param("decidedAt", timestamptz(decision.decidedAt()))
@@ -419,6 +457,8 @@ class RequestLogRepository {
         String usage = rs.getString("usage");
         String limits = rs.getString("limits");
         String errors = rs.getString("errors");
+        String shadowDecision = rs.getString("shadow_decision");
+        String shadowReason = rs.getString("shadow_reason");
         return new Decision(
                 rs.getObject("dedupe_id", UUID.class),
                 fields,
@@ -432,6 +472,11 @@ class RequestLogRepository {
                 releasedAmount == null ? null : new Tally(releasedAmount, rs.getLong("released_count")),
                 rs.getObject("remaining", Long.class),
                 List.of(),
+                shadowDecision == null
+                        ? null
+                        : new Outcome(
+                                Verdict.valueOf(shadowDecision),
+                                shadowReason == null ? null : Reason.valueOf(shadowReason)),
                 false);
     }
 

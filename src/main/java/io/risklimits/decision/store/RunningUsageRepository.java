@@ -7,9 +7,11 @@ import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Direction;
 import io.risklimits.decision.Usage;
 import io.risklimits.decision.Window;
+import io.risklimits.decision.WindowCalendar;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
@@ -23,9 +25,10 @@ import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.stereotype.Repository;
 
 /**
- * Rolling usage of many business keys at once, from the running totals of risk_hourly_agg:
- * usage of a window = the latest bucket's running total - the running total before the window's
- * first bucket. That second total (the key's {@link WindowStarts}) costs three index probes, which
+ * Usage of many business keys at once in every window that counts usage, from the running totals of
+ * risk_hourly_agg: usage of a window = the latest bucket's running total - the running total before the
+ * window's first bucket (rolling windows by hours, calendar windows in the {@link WindowCalendar}'s
+ * zone). That second total (the key's {@link WindowStarts}) costs an index probe per window, which
  * are index-only scans (the primary key carries each bucket's totals before it), and stays the same
  * for the whole hour, so it is read once per key and hour and then remembered ({@link
  * WindowStartsCache}); the latest bucket is read every time. The latest bucket is returned too, so that
@@ -36,9 +39,9 @@ class RunningUsageRepository {
 
     // The running totals before a window are those before its first bucket; without a bucket in the
     // window, those of the latest bucket (older than the window); without any bucket, zero. For a key
-    // whose window starts are remembered (read_starts false) the three window probes do not run and
-    // the amount_before_* and count_before_* columns are not used. bucket_in_24h: the key has a bucket
-    // inside every window, so its starts may be remembered (WindowStarts).
+    // whose window starts are remembered (read_starts false) the window probes do not run and the
+    // amount_before_* and count_before_* columns are not used. bucket_in_24h: the key has a bucket in
+    // the last 24 hours, which the archiver cannot delete, so its starts may be remembered (WindowStarts).
     // Buckets after the decision's bucket are counted too, as in HourlyUsageRepository.
     private static final String SELECT_USAGE = """
             SELECT key.entity_id, key.channel_code, key.direction_code,
@@ -46,12 +49,18 @@ class RunningUsageRepository {
                    latest.running_count AS latest_running_count, latest.ctid AS latest_row_id,
                    latest.rewrites AS latest_rewrites,
                    coalesce(since_24h.amount_before, latest.running_amount, 0) AS amount_before_24h,
-                   coalesce(since_24h.count_before, latest.running_count, 0)   AS count_before_24h,
-                   coalesce(since_7d.amount_before, latest.running_amount, 0)  AS amount_before_7d,
-                   coalesce(since_7d.count_before, latest.running_count, 0)    AS count_before_7d,
+                   coalesce(since_24h.count_before, latest.running_count, 0) AS count_before_24h,
+                   coalesce(since_7d.amount_before, latest.running_amount, 0) AS amount_before_7d,
+                   coalesce(since_7d.count_before, latest.running_count, 0) AS count_before_7d,
                    coalesce(since_30d.amount_before, latest.running_amount, 0) AS amount_before_30d,
-                   coalesce(since_30d.count_before, latest.running_count, 0)   AS count_before_30d,
-                   since_24h.amount_before IS NOT NULL                         AS bucket_in_24h
+                   coalesce(since_30d.count_before, latest.running_count, 0) AS count_before_30d,
+                   coalesce(since_day.amount_before, latest.running_amount, 0) AS amount_before_day,
+                   coalesce(since_day.count_before, latest.running_count, 0) AS count_before_day,
+                   coalesce(since_week.amount_before, latest.running_amount, 0) AS amount_before_week,
+                   coalesce(since_week.count_before, latest.running_count, 0) AS count_before_week,
+                   coalesce(since_month.amount_before, latest.running_amount, 0) AS amount_before_month,
+                   coalesce(since_month.count_before, latest.running_count, 0) AS count_before_month,
+                   since_24h.amount_before IS NOT NULL AS bucket_in_24h
             FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
                         CAST(:readStarts AS boolean[]))
                  AS key (entity_id, channel_code, direction_code, read_starts)
@@ -89,6 +98,33 @@ class RunningUsageRepository {
                                  AND bucket.bucket_ts >= :since30d
                                ORDER BY bucket.bucket_ts
                                LIMIT 1) AS since_30d ON true
+            LEFT JOIN LATERAL (SELECT amount_before, count_before
+                               FROM risk_hourly_agg bucket
+                               WHERE key.read_starts
+                                 AND bucket.entity_id = key.entity_id
+                                 AND bucket.channel_code = key.channel_code
+                                 AND bucket.direction_code = key.direction_code
+                                 AND bucket.bucket_ts >= :sinceDay
+                               ORDER BY bucket.bucket_ts
+                               LIMIT 1) AS since_day ON true
+            LEFT JOIN LATERAL (SELECT amount_before, count_before
+                               FROM risk_hourly_agg bucket
+                               WHERE key.read_starts
+                                 AND bucket.entity_id = key.entity_id
+                                 AND bucket.channel_code = key.channel_code
+                                 AND bucket.direction_code = key.direction_code
+                                 AND bucket.bucket_ts >= :sinceWeek
+                               ORDER BY bucket.bucket_ts
+                               LIMIT 1) AS since_week ON true
+            LEFT JOIN LATERAL (SELECT amount_before, count_before
+                               FROM risk_hourly_agg bucket
+                               WHERE key.read_starts
+                                 AND bucket.entity_id = key.entity_id
+                                 AND bucket.channel_code = key.channel_code
+                                 AND bucket.direction_code = key.direction_code
+                                 AND bucket.bucket_ts >= :sinceMonth
+                               ORDER BY bucket.bucket_ts
+                               LIMIT 1) AS since_month ON true
             """;
 
     // a key's row: its latest bucket (null without buckets), and its window starts as read (null when
@@ -96,11 +132,17 @@ class RunningUsageRepository {
     private record KeyRow(BusinessKey key, LatestBucket latest, WindowStarts starts, boolean bucketIn24h) {}
 
     private final JdbcOperations jdbc;
+    private final WindowCalendar calendar;
     private final WindowStartsCache windowStarts;
     private final DecisionStoreMetrics metrics;
 
-    RunningUsageRepository(JdbcOperations jdbc, WindowStartsCache windowStarts, DecisionStoreMetrics metrics) {
+    RunningUsageRepository(
+            JdbcOperations jdbc,
+            WindowCalendar calendar,
+            WindowStartsCache windowStarts,
+            DecisionStoreMetrics metrics) {
         this.jdbc = jdbc;
+        this.calendar = calendar;
         this.windowStarts = windowStarts;
         this.metrics = metrics;
     }
@@ -135,9 +177,12 @@ class RunningUsageRepository {
         MapSqlParameterSource parameters = KeyArrays.of(keys)
                 .parameters()
                 .addValue("readStarts", readStarts)
-                .addValue("since24h", utcTimestamp(Window.LAST_24_HOURS.startFor(bucket)))
-                .addValue("since7d", utcTimestamp(Window.LAST_7_DAYS.startFor(bucket)))
-                .addValue("since30d", utcTimestamp(Window.LAST_30_DAYS.startFor(bucket)));
+                .addValue("since24h", since(Window.LAST_24_HOURS, bucket))
+                .addValue("since7d", since(Window.LAST_7_DAYS, bucket))
+                .addValue("since30d", since(Window.LAST_30_DAYS, bucket))
+                .addValue("sinceDay", since(Window.DAY, bucket))
+                .addValue("sinceWeek", since(Window.WEEK, bucket))
+                .addValue("sinceMonth", since(Window.MONTH, bucket));
         Supplier<List<KeyRow>> rows = trip.query(SELECT_USAGE, parameters, rs -> {
             List<KeyRow> read = new ArrayList<>(keys.size());
             while (rs.next()) {
@@ -153,6 +198,10 @@ class RunningUsageRepository {
             return read;
         });
         return () -> reading(rows.get(), remembered, bucket);
+    }
+
+    private LocalDateTime since(Window window, Instant bucket) {
+        return utcTimestamp(calendar.startFor(window, bucket));
     }
 
     private UsageReading reading(List<KeyRow> rows, Map<BusinessKey, WindowStarts> remembered, Instant bucket) {
@@ -210,6 +259,9 @@ class RunningUsageRepository {
     private static WindowStarts windowStarts(ResultSet rs, LatestBucket latest) throws SQLException {
         Map<Window, WindowStarts.Before> byWindow = new EnumMap<>(Window.class);
         for (Window window : Window.values()) {
+            if (!window.countsUsage()) {
+                continue;
+            }
             byWindow.put(
                     window,
                     new WindowStarts.Before(

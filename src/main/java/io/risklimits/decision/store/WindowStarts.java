@@ -12,8 +12,10 @@ import java.util.Map;
  * of all its buckets before the window's first hour. A window's usage is the key's latest running
  * totals minus these.
  *
- * <p>For a key with a bucket inside every window (one in the last 24 hours) they do not change within
- * the hour. They are stored on each window's first bucket, which the archiver cannot delete (retention
+ * <p>For a key with a bucket in the last 24 hours they do not change within the hour: every window's
+ * start is fixed for the hour bucket (a calendar window's start moves only at the zone's midnight,
+ * which falls on an hour since the zone's offset is whole hours, and is computed for the bucket, so a
+ * 23- or 25-hour day of a daylight-saving change needs nothing more). They are stored on each window's first bucket, which the archiver cannot delete (retention
  * is never shorter than the longest window), so the key's running totals go on from it. Buckets are
  * written only at the database clock's current hour, under the key's lock, after the clock is read, so
  * every bucket before a window's first hour is final once the hour has begun, but for rewrites: a
@@ -45,7 +47,7 @@ record WindowStarts(Map<Window, Before> byWindow, long rewrites) {
     WindowStarts {
         byWindow = Map.copyOf(byWindow);
         for (Window window : Window.values()) {
-            if (!byWindow.containsKey(window)) {
+            if (window.countsUsage() && !byWindow.containsKey(window)) {
                 throw new IllegalArgumentException("window starts lack window " + window.label());
             }
         }

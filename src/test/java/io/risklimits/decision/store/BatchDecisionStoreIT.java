@@ -15,6 +15,7 @@ import io.risklimits.decision.Tally;
 import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.Usage;
 import io.risklimits.decision.Window;
+import io.risklimits.decision.WindowCalendar;
 import io.risklimits.shared.Failpoints;
 import io.risklimits.support.TestInfrastructure;
 import java.sql.Connection;
@@ -186,9 +187,10 @@ class BatchDecisionStoreIT {
         return new BatchDecisionStore(
                 db,
                 clock,
+                WindowCalendar.UTC,
                 new DataSourceTransactionManager(dataSource),
                 requestLog,
-                new RunningUsageRepository(db, new WindowStartsCache(100), metrics),
+                new RunningUsageRepository(db, WindowCalendar.UTC, new WindowStartsCache(100), metrics),
                 new HourlyUsageRepository(),
                 metrics,
                 new Failpoints("", 1));

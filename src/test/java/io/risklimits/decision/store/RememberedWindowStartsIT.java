@@ -8,6 +8,7 @@ import io.risklimits.decision.Direction;
 import io.risklimits.decision.Tally;
 import io.risklimits.decision.Usage;
 import io.risklimits.decision.Window;
+import io.risklimits.decision.WindowCalendar;
 import io.risklimits.support.TestInfrastructure;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -39,10 +40,12 @@ class RememberedWindowStartsIT {
     private final SummedUsage summed = new SummedUsage(dataSource);
     private final RunningUsageRepository remembering = new RunningUsageRepository(
             new JdbcTemplate(dataSource),
+            WindowCalendar.UTC,
             new WindowStartsCache(100),
             new DecisionStoreMetrics(new SimpleMeterRegistry()));
     private final RunningUsageRepository reading = new RunningUsageRepository(
             new JdbcTemplate(dataSource),
+            WindowCalendar.UTC,
             new WindowStartsCache(0),
             new DecisionStoreMetrics(new SimpleMeterRegistry()));
 

@@ -14,6 +14,7 @@ import io.risklimits.decision.Tally;
 import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.Verdict;
 import io.risklimits.decision.Window;
+import io.risklimits.decision.WindowCalendar;
 import io.risklimits.shared.Failpoints;
 import io.risklimits.support.TestInfrastructure;
 import java.sql.Timestamp;
@@ -306,9 +307,10 @@ class ReversalsIT {
         return new BatchDecisionStore(
                 db,
                 Clock.systemUTC(),
+                WindowCalendar.UTC,
                 new DataSourceTransactionManager(dataSource),
                 new RequestLogRepository(JdbcClient.create(dataSource)),
-                new RunningUsageRepository(db, cache, metrics),
+                new RunningUsageRepository(db, WindowCalendar.UTC, cache, metrics),
                 new HourlyUsageRepository(),
                 metrics,
                 new Failpoints("", 1));

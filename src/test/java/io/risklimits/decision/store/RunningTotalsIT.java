@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Direction;
 import io.risklimits.decision.Tally;
+import io.risklimits.decision.WindowCalendar;
 import io.risklimits.support.TestInfrastructure;
 import java.sql.Timestamp;
 import java.time.Instant;
@@ -43,6 +44,7 @@ class RunningTotalsIT {
     private final HourlyUsageRepository buckets = new HourlyUsageRepository();
     private final RunningUsageRepository usage = new RunningUsageRepository(
             new JdbcTemplate(dataSource),
+            WindowCalendar.UTC,
             new WindowStartsCache(0),
             new DecisionStoreMetrics(new SimpleMeterRegistry()));
     private final Random random = new Random(7);

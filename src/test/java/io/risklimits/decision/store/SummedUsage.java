@@ -6,7 +6,9 @@ import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Tally;
 import io.risklimits.decision.Usage;
 import io.risklimits.decision.Window;
+import io.risklimits.decision.WindowCalendar;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.util.EnumMap;
 import java.util.Map;
 import javax.sql.DataSource;
@@ -22,17 +24,23 @@ public final class SummedUsage {
     // Buckets after the decision's bucket are counted too: if the database clock ever stepped back,
     // usage is overstated, never understated.
     private static final String SELECT_USAGE = """
-            SELECT coalesce(sum(sum_amount) FILTER (WHERE bucket_ts >= :since24h), 0) AS amount_24h,
-                   coalesce(sum(tx_count)   FILTER (WHERE bucket_ts >= :since24h), 0) AS count_24h,
-                   coalesce(sum(sum_amount) FILTER (WHERE bucket_ts >= :since7d), 0)  AS amount_7d,
-                   coalesce(sum(tx_count)   FILTER (WHERE bucket_ts >= :since7d), 0)  AS count_7d,
-                   coalesce(sum(sum_amount), 0)                                        AS amount_30d,
-                   coalesce(sum(tx_count), 0)                                          AS count_30d
+            SELECT coalesce(sum(sum_amount) FILTER (WHERE bucket_ts >= :since24h), 0)   AS amount_24h,
+                   coalesce(sum(tx_count)   FILTER (WHERE bucket_ts >= :since24h), 0)   AS count_24h,
+                   coalesce(sum(sum_amount) FILTER (WHERE bucket_ts >= :since7d), 0)    AS amount_7d,
+                   coalesce(sum(tx_count)   FILTER (WHERE bucket_ts >= :since7d), 0)    AS count_7d,
+                   coalesce(sum(sum_amount) FILTER (WHERE bucket_ts >= :since30d), 0)   AS amount_30d,
+                   coalesce(sum(tx_count)   FILTER (WHERE bucket_ts >= :since30d), 0)   AS count_30d,
+                   coalesce(sum(sum_amount) FILTER (WHERE bucket_ts >= :sinceDay), 0)   AS amount_day,
+                   coalesce(sum(tx_count)   FILTER (WHERE bucket_ts >= :sinceDay), 0)   AS count_day,
+                   coalesce(sum(sum_amount) FILTER (WHERE bucket_ts >= :sinceWeek), 0)  AS amount_week,
+                   coalesce(sum(tx_count)   FILTER (WHERE bucket_ts >= :sinceWeek), 0)  AS count_week,
+                   coalesce(sum(sum_amount) FILTER (WHERE bucket_ts >= :sinceMonth), 0) AS amount_month,
+                   coalesce(sum(tx_count)   FILTER (WHERE bucket_ts >= :sinceMonth), 0) AS count_month
             FROM risk_hourly_agg
             WHERE entity_id = :entityId
               AND channel_code = :channel
               AND direction_code = :direction
-              AND bucket_ts >= :since30d
+              AND bucket_ts >= least(:since30d, :sinceMonth)
             """;
 
     private static final String ADD_TO_BUCKET = """
@@ -44,9 +52,16 @@ public final class SummedUsage {
             """;
 
     private final JdbcClient jdbc;
+    private final WindowCalendar calendar;
 
+    /** Calendar windows in UTC. */
     public SummedUsage(DataSource dataSource) {
+        this(dataSource, WindowCalendar.UTC);
+    }
+
+    public SummedUsage(DataSource dataSource, WindowCalendar calendar) {
         this.jdbc = JdbcClient.create(dataSource);
+        this.calendar = calendar;
     }
 
     /** Usage in each window that ends with the given hour bucket (the bucket included). */
@@ -55,17 +70,30 @@ public final class SummedUsage {
                 .param("entityId", key.entityId())
                 .param("channel", key.channel())
                 .param("direction", key.direction().name())
-                .param("since24h", utcTimestamp(Window.LAST_24_HOURS.startFor(bucket)))
-                .param("since7d", utcTimestamp(Window.LAST_7_DAYS.startFor(bucket)))
-                .param("since30d", utcTimestamp(Window.LAST_30_DAYS.startFor(bucket)))
+                .param("since24h", since(Window.LAST_24_HOURS, bucket))
+                .param("since7d", since(Window.LAST_7_DAYS, bucket))
+                .param("since30d", since(Window.LAST_30_DAYS, bucket))
+                .param("sinceDay", since(Window.DAY, bucket))
+                .param("sinceWeek", since(Window.WEEK, bucket))
+                .param("sinceMonth", since(Window.MONTH, bucket))
                 .query((rs, rowNum) -> {
                     Map<Window, Tally> byWindow = new EnumMap<>(Window.class);
-                    byWindow.put(Window.LAST_24_HOURS, new Tally(rs.getLong("amount_24h"), rs.getLong("count_24h")));
-                    byWindow.put(Window.LAST_7_DAYS, new Tally(rs.getLong("amount_7d"), rs.getLong("count_7d")));
-                    byWindow.put(Window.LAST_30_DAYS, new Tally(rs.getLong("amount_30d"), rs.getLong("count_30d")));
+                    for (Window window : Window.values()) {
+                        if (window.countsUsage()) {
+                            byWindow.put(
+                                    window,
+                                    new Tally(
+                                            rs.getLong("amount_" + window.label()),
+                                            rs.getLong("count_" + window.label())));
+                        }
+                    }
                     return new Usage(byWindow);
                 })
                 .single();
+    }
+
+    private LocalDateTime since(Window window, Instant bucket) {
+        return utcTimestamp(calendar.startFor(window, bucket));
     }
 
     public void addToBucket(BusinessKey key, Instant bucket, long amount) {

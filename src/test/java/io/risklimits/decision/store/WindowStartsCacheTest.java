@@ -90,20 +90,30 @@ class WindowStartsCacheTest {
         WindowStarts before = new WindowStarts(Map.of(
                 Window.LAST_24_HOURS, new WindowStarts.Before(BigDecimal.valueOf(900), 9),
                 Window.LAST_7_DAYS, new WindowStarts.Before(BigDecimal.valueOf(400), 4),
-                Window.LAST_30_DAYS, new WindowStarts.Before(BigDecimal.ZERO, 0)));
+                Window.LAST_30_DAYS, new WindowStarts.Before(BigDecimal.ZERO, 0),
+                Window.DAY, new WindowStarts.Before(BigDecimal.valueOf(950), 9),
+                Window.WEEK, new WindowStarts.Before(BigDecimal.valueOf(500), 5),
+                Window.MONTH, new WindowStarts.Before(BigDecimal.valueOf(100), 1)));
 
         Usage usage = before.usageUpTo(new LatestBucket(TEN_O_CLOCK, BigDecimal.valueOf(1000), 10, null));
 
         assertThat(usage.of(Window.LAST_24_HOURS)).isEqualTo(new Tally(100, 1));
         assertThat(usage.of(Window.LAST_7_DAYS)).isEqualTo(new Tally(600, 6));
         assertThat(usage.of(Window.LAST_30_DAYS)).isEqualTo(new Tally(1000, 10));
+        assertThat(usage.of(Window.DAY)).isEqualTo(new Tally(50, 1));
+        assertThat(usage.of(Window.MONTH)).isEqualTo(new Tally(900, 9));
         assertThat(starts(0, 0).usageUpTo(null)).isEqualTo(Usage.NONE);
     }
 
     private static WindowStarts starts(long amount, long count) {
         WindowStarts.Before before = new WindowStarts.Before(BigDecimal.valueOf(amount), count);
-        return new WindowStarts(
-                Map.of(Window.LAST_24_HOURS, before, Window.LAST_7_DAYS, before, Window.LAST_30_DAYS, before));
+        Map<Window, WindowStarts.Before> byWindow = new java.util.EnumMap<>(Window.class);
+        for (Window window : Window.values()) {
+            if (window.countsUsage()) {
+                byWindow.put(window, before);
+            }
+        }
+        return new WindowStarts(byWindow);
     }
 
     private static BusinessKey key() {

@@ -1,8 +1,8 @@
-package io.risklimits.startup;
+package io.risklimits.shared;
 
 /**
  * A setting this worker will not start with. Thrown before any connection is opened, so a refused
- * start decides nothing and creates nothing; {@link StartRefusedFailureAnalyzer} prints it as the
+ * start decides nothing and creates nothing; the start-up failure analyzer prints it as the
  * reason the start-up failed.
  */
 public class StartRefused extends IllegalStateException {

@@ -1,0 +1,23 @@
+package io.risklimits.limits;
+
+import io.risklimits.decision.WindowCalendar;
+import io.risklimits.shared.StartRefused;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+@Configuration(proxyBeanMethods = false)
+class LimitsConfiguration {
+
+    /** The calendar windows' zone, refused at start-up unless its offset from UTC is whole hours. */
+    @Bean
+    WindowCalendar windowCalendar(LimitsProperties limits) {
+        try {
+            return new WindowCalendar(limits.timeZone());
+        } catch (IllegalArgumentException notWholeHours) {
+            throw new StartRefused(
+                    "risk.limits.time-zone: " + notWholeHours.getMessage(),
+                    "Set risk.limits.time-zone to a zone whose offset from UTC is whole hours, such as UTC,"
+                            + " Europe/Berlin or America/New_York.");
+        }
+    }
+}
