@@ -9,8 +9,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Prints one logged decision so that it explains itself: per window the usage before the event, the
- * limit applied, and whether this event fit under it (the first window that did not is the reason).
+ * Prints one logged decision so that it explains itself: per window with a limit in force the usage
+ * before the event, the limit applied, and whether this event fit under it (the first window that did
+ * not is the reason), and what shadow limits would have decided.
  */
 final class DecisionReport {
 
@@ -26,6 +27,7 @@ final class DecisionReport {
                 .row("reverses", decision.reverses())
                 .row("decision", decision.decision())
                 .row("reason", decision.reason())
+                .row("shadow limits", decision.shadow())
                 .row("amount", decision.amount() == null ? null : decision.amount() + " " + decision.currency())
                 .row("occurred_at", decision.occurredAt())
                 .row("decided_at", decision.decidedAt())
@@ -80,12 +82,16 @@ final class DecisionReport {
         }
     }
 
+    // the windows with a limit in force when the decision was made; the others were unlimited
     private static void printWindows(LoggedDecision decision, PrintWriter out) {
         JsonNode usage = JSON.readTree(decision.usage());
         JsonNode limits = JSON.readTree(decision.limits());
         TextTable windows =
                 new TextTable("window", "used_amount", "used_count", "max_amount", "max_count", "this event");
         for (Window window : Window.values()) {
+            if (!limits.has(window.label())) {
+                continue;
+            }
             long usedAmount = usage.path(window.label()).path("amount").asLong();
             long usedCount = usage.path(window.label()).path("count").asLong();
             Limit limit = new Limit(
@@ -96,16 +102,22 @@ final class DecisionReport {
                     usedAmount,
                     usedCount,
                     limit.maxAmount() == null ? "unlimited" : limit.maxAmount(),
-                    limit.maxCount() == null ? "unlimited" : limit.maxCount(),
-                    decision.isReversal() ? "uses no limit" : fit(limit, usedAmount, usedCount, decision.amount()));
+                    limit.maxCount() == null ? "-" : limit.maxCount(),
+                    decision.isReversal()
+                            ? "uses no limit"
+                            : fit(window, limit, usedAmount, usedCount, decision.amount()));
         }
         out.println();
-        windows.print(out, "");
+        if (limits.isEmpty()) {
+            out.println("no limit in force: every window unlimited");
+        } else {
+            windows.print(out, "");
+        }
     }
 
-    private static String fit(Limit limit, long usedAmount, long usedCount, Long amount) {
+    private static String fit(Window window, Limit limit, long usedAmount, long usedCount, Long amount) {
         boolean amountFits = amount == null || limit.admitsAmount(usedAmount, amount);
-        boolean countFits = limit.admitsOneMore(usedCount);
+        boolean countFits = !window.countsUsage() || limit.admitsOneMore(usedCount);
         if (amountFits && countFits) {
             return "fits";
         }

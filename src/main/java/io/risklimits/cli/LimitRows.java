@@ -10,35 +10,54 @@ import java.util.Optional;
 import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-/** The CLI's reads and writes of risk_limit: one row per scope (channel, direction, entity) and window. */
+/** The CLI's reads and writes of risk_limit: one row per scope (channel, direction, entity), window and mode. */
 final class LimitRows {
 
     private static final String SELECT_ALL = """
-            SELECT channel, direction, entity_id, window_name, max_amount, max_count, updated_at
+            SELECT channel, direction, entity_id, window_name, max_amount, max_count, mode, updated_at
             FROM risk_limit
-            ORDER BY entity_id NULLS FIRST, channel, direction, array_position(ARRAY['24h', '7d', '30d'], window_name)
+            ORDER BY entity_id NULLS FIRST, channel, direction, mode,
+                     array_position(ARRAY['txn', '24h', '7d', '30d', 'day', 'week', 'month'], window_name)
             """;
 
     private static final String SELECT_ONE = """
-            SELECT channel, direction, entity_id, window_name, max_amount, max_count, updated_at
+            SELECT channel, direction, entity_id, window_name, max_amount, max_count, mode, updated_at
             FROM risk_limit
-            WHERE channel = :channel AND direction = :direction AND window_name = :window
+            WHERE channel = :channel AND direction = :direction AND window_name = :window AND mode = :mode
               AND entity_id IS NOT DISTINCT FROM CAST(:entityId AS uuid)
             """;
 
     // the conflict target is the expression of the unique index risk_limit_scope_idx
     private static final String UPSERT = """
-            INSERT INTO risk_limit (channel, direction, entity_id, window_name, max_amount, max_count)
-            VALUES (:channel, :direction, CAST(:entityId AS uuid), :window, :maxAmount, :maxCount)
+            INSERT INTO risk_limit (channel, direction, entity_id, window_name, max_amount, max_count, mode)
+            VALUES (:channel, :direction, CAST(:entityId AS uuid), :window, :maxAmount, :maxCount, :mode)
             ON CONFLICT (channel, direction, coalesce(entity_id, '00000000-0000-0000-0000-000000000000'::uuid),
-                         window_name)
+                         window_name, mode)
             DO UPDATE SET max_amount = EXCLUDED.max_amount, max_count = EXCLUDED.max_count, updated_at = now()
             """;
 
     private static final String DELETE_ONE = """
             DELETE FROM risk_limit
-            WHERE channel = :channel AND direction = :direction AND window_name = :window
+            WHERE channel = :channel AND direction = :direction AND window_name = :window AND mode = :mode
               AND entity_id IS NOT DISTINCT FROM CAST(:entityId AS uuid)
+            """;
+
+    // One statement, so one transaction: the scope's shadow rows are deleted and each becomes the
+    // scope's enforced row of its window (replacing the one there was); the scope's other enforced rows
+    // stay. Returns the windows promoted.
+    private static final String PROMOTE = """
+            WITH promoted AS (
+                DELETE FROM risk_limit
+                WHERE channel = :channel AND direction = :direction AND mode = 'shadow'
+                  AND entity_id IS NOT DISTINCT FROM CAST(:entityId AS uuid)
+                RETURNING channel, direction, entity_id, window_name, max_amount, max_count)
+            INSERT INTO risk_limit (channel, direction, entity_id, window_name, max_amount, max_count, mode)
+            SELECT channel, direction, entity_id, window_name, max_amount, max_count, 'enforce'
+            FROM promoted
+            ON CONFLICT (channel, direction, coalesce(entity_id, '00000000-0000-0000-0000-000000000000'::uuid),
+                         window_name, mode)
+            DO UPDATE SET max_amount = EXCLUDED.max_amount, max_count = EXCLUDED.max_count, updated_at = now()
+            RETURNING window_name
             """;
 
     private final JdbcClient jdbc;
@@ -54,12 +73,13 @@ final class LimitRows {
         return jdbc.sql(SELECT_ALL).query(LimitRows::stored).list();
     }
 
-    Optional<Stored> find(String channel, String direction, UUID entityId, Window window) {
+    Optional<Stored> find(String channel, String direction, UUID entityId, Window window, LimitRow.Mode mode) {
         return jdbc.sql(SELECT_ONE)
                 .param("channel", channel)
                 .param("direction", direction)
                 .param("entityId", entityId)
                 .param("window", window.label())
+                .param("mode", mode.label())
                 .query(LimitRows::stored)
                 .optional();
     }
@@ -72,17 +92,29 @@ final class LimitRows {
                 .param("window", row.window().label())
                 .param("maxAmount", row.maxAmount())
                 .param("maxCount", row.maxCount())
+                .param("mode", row.mode().label())
                 .update();
     }
 
-    boolean delete(String channel, String direction, UUID entityId, Window window) {
+    boolean delete(String channel, String direction, UUID entityId, Window window, LimitRow.Mode mode) {
         return jdbc.sql(DELETE_ONE)
                         .param("channel", channel)
                         .param("direction", direction)
                         .param("entityId", entityId)
                         .param("window", window.label())
+                        .param("mode", mode.label())
                         .update()
                 == 1;
+    }
+
+    /** Turns the scope's shadow rows into its enforced rows; the windows promoted, none without shadow rows. */
+    List<Window> promote(String channel, String direction, UUID entityId) {
+        return jdbc.sql(PROMOTE)
+                .param("channel", channel)
+                .param("direction", direction)
+                .param("entityId", entityId)
+                .query((rs, rowNum) -> Window.fromLabel(rs.getString("window_name")))
+                .list();
     }
 
     private static Stored stored(ResultSet rs, int rowNum) throws SQLException {
@@ -92,7 +124,8 @@ final class LimitRows {
                 rs.getObject("entity_id", UUID.class),
                 Window.fromLabel(rs.getString("window_name")),
                 rs.getLong("max_amount"),
-                rs.getLong("max_count"));
+                rs.getLong("max_count"),
+                LimitRow.Mode.fromLabel(rs.getString("mode")));
         return new Stored(row, rs.getObject("updated_at", OffsetDateTime.class));
     }
 }

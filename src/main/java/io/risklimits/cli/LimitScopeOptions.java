@@ -37,8 +37,18 @@ final class LimitScopeOptions {
                     + " (calendar, in the service's risk.limits.time-zone)")
     Window window;
 
+    @Option(
+            names = "--shadow",
+            description = "the scope's shadow row: evaluated beside the enforced limits and reported with each"
+                    + " decision, never enforced (limits promote enforces it)")
+    boolean shadow;
+
+    LimitRow.Mode mode() {
+        return shadow ? LimitRow.Mode.SHADOW : LimitRow.Mode.ENFORCE;
+    }
+
     LimitRow row(long maxAmount, long maxCount) {
-        return new LimitRow(channel, direction, entityId, window, maxAmount, maxCount);
+        return new LimitRow(channel, direction, entityId, window, maxAmount, maxCount, mode());
     }
 
     String scope() {

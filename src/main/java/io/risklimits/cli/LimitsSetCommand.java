@@ -10,7 +10,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "set", description = "Sets the limit of one scope and window (inserts or replaces its risk_limit row).")
+@Command(
+        name = "set",
+        description = "Sets the limit of one scope and window (inserts or replaces its risk_limit row); with --shadow,"
+                + " its shadow row.")
 final class LimitsSetCommand implements Callable<Integer> {
 
     @Spec
@@ -43,12 +46,13 @@ final class LimitsSetCommand implements Callable<Integer> {
         try (Database db = database.open()) {
             LimitRows rows = new LimitRows(db.jdbc());
             // read first only to tell the operator what was replaced; the upsert itself is atomic
-            before = rows.find(limit.channel, limit.direction, limit.entityId, limit.window);
+            before = rows.find(limit.channel, limit.direction, limit.entityId, limit.window, limit.mode());
             rows.upsert(row);
         }
         PrintWriter out = spec.commandLine().getOut();
-        out.println("set " + limit.window.label() + " limit of " + limit.scope() + ": max_amount " + maxAmount
-                + ", max_count " + maxCount);
+        out.println("set " + (limit.shadow ? "shadow " : "") + limit.window.label() + " limit of " + limit.scope()
+                + ": max_amount " + maxAmount + ", max_count " + maxCount
+                + (limit.window.countsUsage() ? "" : " (ignored for txn)"));
         out.println(before.map(stored -> "was max_amount " + stored.row().maxAmount() + ", max_count "
                         + stored.row().maxCount())
                 .orElse("was not set for this scope"));

@@ -70,8 +70,8 @@ final class LimitsShowCommand implements Callable<Integer> {
     }
 
     private static void printAll(List<LimitRows.Stored> rows, PrintWriter out) {
-        TextTable table =
-                new TextTable("channel", "direction", "entity", "window", "max_amount", "max_count", "updated_at");
+        TextTable table = new TextTable(
+                "channel", "direction", "entity", "window", "mode", "max_amount", "max_count", "updated_at");
         for (LimitRows.Stored stored : rows) {
             LimitRow row = stored.row();
             table.row(
@@ -79,6 +79,7 @@ final class LimitsShowCommand implements Callable<Integer> {
                     row.direction(),
                     row.entityId(),
                     row.window().label(),
+                    row.mode().label(),
                     row.maxAmount(),
                     row.maxCount(),
                     stored.updatedAt().toInstant());
@@ -92,19 +93,35 @@ final class LimitsShowCommand implements Callable<Integer> {
                 .filter(row -> entityId != null || row.entityId() == null)
                 .toList();
         BusinessKey key = new BusinessKey(entityId == null ? ANY_ENTITY : entityId, channel, direction);
-        Map<Window, LimitRow> winners = new LimitTable(rows).winningRows(key);
+        LimitTable limits = new LimitTable(rows);
+        Map<Window, LimitRow> winners = limits.winningRows(key);
+        Map<Window, LimitRow> shadowWinners = limits.winningShadowRows(key);
         out.println("limits for channel " + channel + ", direction " + direction + ", "
                 + (entityId == null ? "an entity without an override" : "entity " + entityId) + ":");
         TextTable table = new TextTable("window", "max_amount", "max_count", "from row");
+        TextTable shadowTable = new TextTable("window", "max_amount", "max_count", "from row");
         for (Window window : Window.values()) {
-            LimitRow winner = winners.get(window);
-            if (winner == null) {
-                table.row(window.label(), "unlimited", "unlimited", "none");
-            } else {
-                table.row(window.label(), winner.maxAmount(), winner.maxCount(), scope(winner));
-            }
+            addWinner(table, window, winners.get(window));
+            // the shadow set: the most specific shadow row, else the enforced row
+            addWinner(shadowTable, window, shadowWinners.getOrDefault(window, winners.get(window)));
         }
         table.print(out, "  ");
+        if (!shadowWinners.isEmpty()) {
+            out.println("shadow limits (reported with each decision, never enforced):");
+            shadowTable.print(out, "  ");
+        }
+    }
+
+    private static void addWinner(TextTable table, Window window, LimitRow winner) {
+        if (winner == null) {
+            table.row(window.label(), "unlimited", "unlimited", "none");
+        } else {
+            table.row(
+                    window.label(),
+                    winner.maxAmount(),
+                    window.countsUsage() ? winner.maxCount() : "-",
+                    scope(winner) + (winner.mode() == LimitRow.Mode.SHADOW ? " (shadow)" : ""));
+        }
     }
 
     static String scope(LimitRow row) {

@@ -27,13 +27,15 @@ final class LimitsUnsetCommand implements Callable<Integer> {
         String scope = limit.scope();
         boolean deleted;
         try (Database db = database.open()) {
-            deleted = new LimitRows(db.jdbc()).delete(limit.channel, limit.direction, limit.entityId, limit.window);
+            deleted = new LimitRows(db.jdbc())
+                    .delete(limit.channel, limit.direction, limit.entityId, limit.window, limit.mode());
         }
         if (!deleted) {
-            throw new CommandFailed("no " + limit.window.label() + " limit row for " + scope);
+            throw new CommandFailed(
+                    "no " + (limit.shadow ? "shadow " : "") + limit.window.label() + " limit row for " + scope);
         }
         PrintWriter out = spec.commandLine().getOut();
-        out.println("deleted the " + limit.window.label() + " limit row of " + scope);
+        out.println("deleted the " + (limit.shadow ? "shadow " : "") + limit.window.label() + " limit row of " + scope);
         out.println("in force for decisions made after risk.limits.refresh (5 s by default)");
         return 0;
     }

@@ -7,7 +7,8 @@ import java.util.UUID;
 /**
  * One row of the audit log as the CLI shows it. usage, limits and errors are the stored JSON
  * (null when the decision has none); the business key parts are null for a keyless INVALID event; the
- * released amount and count and what remains of the original are a reversal's.
+ * released amount and count and what remains of the original are a reversal's; shadow is what shadow
+ * limits would have decided ("REJECTED (LIMIT_DAY_AMOUNT)"), null where none applied.
  */
 record LoggedDecision(
         UUID dedupeId,
@@ -29,7 +30,8 @@ record LoggedDecision(
         UUID reverses,
         Long releasedAmount,
         Integer releasedCount,
-        Long remaining) {
+        Long remaining,
+        String shadow) {
 
     boolean isReversal() {
         return "REVERSAL".equals(type);

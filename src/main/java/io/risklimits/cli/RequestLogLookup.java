@@ -20,7 +20,9 @@ final class RequestLogLookup {
             SELECT dedupe_id, entity_id, channel_code, direction_code, decision, reason, amount, currency,
                    occurred_at, decided_at, bucket_ts, usage::text AS usage, limits::text AS limits,
                    errors::text AS errors, 'risk_request_log' AS source,
-                   type, reverses, released_amount, released_count, remaining
+                   type, reverses, released_amount, released_count, remaining,
+                   CASE WHEN shadow_decision IS NOT NULL
+                        THEN shadow_decision || coalesce(' (' || shadow_reason || ')', '') END AS shadow
             FROM risk_request_log
             """;
 
@@ -39,7 +41,8 @@ final class RequestLogLookup {
                    'INVALID_REQUEST' AS reason, amount, currency, occurred_at, decided_at, bucket_ts,
                    NULL AS usage, NULL AS limits, errors::text AS errors, 'risk_keyless_request_log' AS source,
                    type, reverses, CAST(NULL AS bigint) AS released_amount,
-                   CAST(NULL AS smallint) AS released_count, CAST(NULL AS bigint) AS remaining
+                   CAST(NULL AS smallint) AS released_count, CAST(NULL AS bigint) AS remaining,
+                   CAST(NULL AS text) AS shadow
             FROM risk_keyless_request_log
             WHERE dedupe_id = :dedupeId
             """;
@@ -112,6 +115,7 @@ final class RequestLogLookup {
                 rs.getObject("reverses", UUID.class),
                 rs.getObject("released_amount", Long.class),
                 rs.getObject("released_count", Integer.class),
-                rs.getObject("remaining", Long.class));
+                rs.getObject("remaining", Long.class),
+                rs.getString("shadow"));
     }
 }

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.risklimits.decision.Decision;
+import io.risklimits.decision.Outcome;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,6 +25,9 @@ class DeciderMetrics {
     private final Counter dedupeConflicts;
     // one counter per (decision, reason, replayed), found without a registry lookup per decision
     private final Map<String, Counter> decisions = new ConcurrentHashMap<>();
+    // decisions under shadow limits per scope, and those the shadow limits would have changed
+    private final Map<String, Counter> shadowEvaluated = new ConcurrentHashMap<>();
+    private final Map<String, Counter> shadowChanged = new ConcurrentHashMap<>();
 
     DeciderMetrics(MeterRegistry meters) {
         this.meters = meters;
@@ -78,9 +82,42 @@ class DeciderMetrics {
         if (!decision.dedupeConflict().isEmpty()) {
             dedupeConflicts.increment();
         }
+        if (decision.shadow() != null && !decision.replayed()) {
+            countShadow(decision);
+        }
         if (recordTimestampMillis > 0) {
             latency.record(Duration.ofMillis(Math.max(0, System.currentTimeMillis() - recordTimestampMillis)));
         }
+    }
+
+    // scope: the business key's channel/direction; reason: the shadow limits' reason when they would
+    // reject, else the enforced reason they would have lifted
+    private void countShadow(Decision decision) {
+        String scope = decision.fields().channel() + "/" + decision.fields().direction();
+        shadowEvaluated
+                .computeIfAbsent(
+                        scope,
+                        tags -> Counter.builder("risk.decider.shadow.evaluated")
+                                .description("authorizations decided under shadow limits, per scope")
+                                .tag("scope", scope)
+                                .register(meters))
+                .increment();
+        Outcome shadow = decision.shadow();
+        if (shadow.verdict() == decision.verdict()) {
+            return;
+        }
+        String change = shadow.isApproved() ? "rejected_to_approved" : "approved_to_rejected";
+        String reason = (shadow.isApproved() ? decision.reason() : shadow.reason()).name();
+        shadowChanged
+                .computeIfAbsent(
+                        scope + "/" + change + "/" + reason,
+                        tags -> Counter.builder("risk.decider.shadow.changed")
+                                .description("authorizations the shadow limits would have decided otherwise")
+                                .tag("scope", scope)
+                                .tag("change", change)
+                                .tag("reason", reason)
+                                .register(meters))
+                .increment();
     }
 
     void timePublishWait(Runnable waiting) {

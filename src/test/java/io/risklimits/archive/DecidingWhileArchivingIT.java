@@ -46,7 +46,7 @@ class DecidingWhileArchivingIT {
     void decisionsStayCorrectAndOnlyOldRowsGo() {
         HourBoundary.awaitClearOfTheNextHour(Duration.ofSeconds(90));
         LocalDateTime cutoff = db.queryForObject(
-                "SELECT date_trunc('hour', (now() AT TIME ZONE 'UTC') - interval '30 days')", LocalDateTime.class);
+                "SELECT date_trunc('hour', (now() AT TIME ZONE 'UTC') - interval '32 days')", LocalDateTime.class);
         LocalDateTime start = cutoff.minusHours(OLD_HOURS);
         db.update("DELETE FROM risk_archive_lease");
         db.update("DELETE FROM risk_hourly_agg WHERE bucket_ts >= ? AND bucket_ts < ?", start, cutoff);

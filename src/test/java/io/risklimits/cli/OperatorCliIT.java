@@ -274,7 +274,7 @@ class OperatorCliIT {
     void archiveStatusShowsCutoffCursorBacklogLeaseAndLastCommands() {
         HourBoundary.awaitClearOfTheNextHour(Duration.ofSeconds(90));
         LocalDateTime cutoff = db.queryForObject(
-                "SELECT date_trunc('hour', (now() AT TIME ZONE 'UTC') - interval '30 days')", LocalDateTime.class);
+                "SELECT date_trunc('hour', (now() AT TIME ZONE 'UTC') - interval '32 days')", LocalDateTime.class);
         UUID entity = UUID.randomUUID();
         String channel = newChannel();
         db.update("""
@@ -295,7 +295,7 @@ class OperatorCliIT {
 
             assertThat(run.exitCode()).as(run.toString()).isZero();
             assertThat(run.out())
-                    .containsPattern("cutoff\\s+" + cutoff.toInstant(ZoneOffset.UTC) + "\\s+\\(now - retention 30d")
+                    .containsPattern("cutoff\\s+" + cutoff.toInstant(ZoneOffset.UTC) + "\\s+\\(now - retention 32d")
                     .containsPattern("cursor\\s+")
                     .containsPattern(
                             "behind\\s+(\\d+ h \\(\\d+ d \\d+ h\\) from the (cursor|oldest bucket) to the cutoff|up to date)")

@@ -117,7 +117,7 @@ class DatabaseRolesIT {
     void anArchiverLoginRunsAnArchiveCommandAndCannotDecide() throws SQLException {
         HourBoundary.awaitClearOfTheNextHour(Duration.ofSeconds(90));
         LocalDateTime cutoff = owner.queryForObject(
-                "SELECT date_trunc('hour', (now() AT TIME ZONE 'UTC') - interval '30 days')", LocalDateTime.class);
+                "SELECT date_trunc('hour', (now() AT TIME ZONE 'UTC') - interval '32 days')", LocalDateTime.class);
         owner.update("DELETE FROM risk_archive_lease");
         owner.update("DELETE FROM risk_archive_cursor");
         owner.update("INSERT INTO risk_archive_cursor (cursor_ts) VALUES (?)", cutoff.minusHours(1));

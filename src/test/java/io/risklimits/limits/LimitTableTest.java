@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Direction;
 import io.risklimits.decision.Limit;
+import io.risklimits.decision.Limits;
 import io.risklimits.decision.Window;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -71,5 +73,61 @@ class LimitTableTest {
                 new LimitRow("WIRE", "OUT", ENTITY, Window.LAST_24_HOURS, 2, 2)));
 
         assertThat(table.limitsFor(CARD_OUT).of(Window.LAST_24_HOURS)).isEqualTo(Limit.UNLIMITED);
+    }
+
+    @Test
+    void theShadowSetTakesTheMostSpecificShadowRowAndFallsBackToTheEnforcedRow() {
+        LimitTable table = new LimitTable(List.of(
+                DEFAULT_24H,
+                DEFAULT_7D,
+                new LimitRow("CARD", "OUT", null, Window.LAST_24_HOURS, 50_000, 20),
+                shadow(new LimitRow("*", "*", null, Window.LAST_24_HOURS, 10, 1)),
+                shadow(new LimitRow("CARD", "*", null, Window.LAST_24_HOURS, 20, 2)),
+                shadow(new LimitRow("CARD", "OUT", ENTITY, Window.DAY, 300, 3))));
+
+        Limits limits = table.limitsFor(CARD_OUT);
+
+        // enforced: the shadow rows change nothing
+        assertThat(limits.byWindow())
+                .containsOnly(
+                        Map.entry(Window.LAST_24_HOURS, new Limit(50_000L, 20L)),
+                        Map.entry(Window.LAST_7_DAYS, new Limit(5_000_000L, 500L)));
+        // shadow: CARD/* beats */* even where the enforced CARD/OUT row is more specific; 7d falls back
+        assertThat(limits.shadow().byWindow())
+                .containsOnly(
+                        Map.entry(Window.LAST_24_HOURS, new Limit(20L, 2L)),
+                        Map.entry(Window.LAST_7_DAYS, new Limit(5_000_000L, 500L)),
+                        Map.entry(Window.DAY, new Limit(300L, 3L)));
+        BusinessKey otherEntity = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+        assertThat(table.limitsFor(otherEntity).shadow().of(Window.DAY)).isEqualTo(Limit.UNLIMITED);
+    }
+
+    @Test
+    void aKeyNoShadowRowMatchesHasNoShadowSet() {
+        LimitTable table =
+                new LimitTable(List.of(DEFAULT_24H, shadow(new LimitRow("ACH", "IN", null, Window.MONTH, 10, 1))));
+
+        assertThat(table.limitsFor(CARD_OUT).shadow()).isNull();
+        assertThat(table.limitsFor(new BusinessKey(ENTITY, "ACH", Direction.IN)).shadow())
+                .isNotNull();
+        assertThat(table.windowsInUse()).containsExactlyInAnyOrder(Window.LAST_24_HOURS, Window.MONTH);
+    }
+
+    @Test
+    void aTxnRowHasNoCount() {
+        LimitTable table = new LimitTable(List.of(new LimitRow("*", "*", null, Window.TXN, 500, 7)));
+
+        assertThat(table.limitsFor(CARD_OUT).of(Window.TXN)).isEqualTo(new Limit(500L, null));
+    }
+
+    private static LimitRow shadow(LimitRow row) {
+        return new LimitRow(
+                row.channel(),
+                row.direction(),
+                row.entityId(),
+                row.window(),
+                row.maxAmount(),
+                row.maxCount(),
+                LimitRow.Mode.SHADOW);
     }
 }

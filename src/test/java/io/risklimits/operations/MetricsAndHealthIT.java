@@ -152,7 +152,7 @@ class MetricsAndHealthIT {
     private LocalDateTime prepareOneOldRowThreeHoursBeforeTheCutoff() {
         HourBoundary.awaitClearOfTheNextHour(Duration.ofSeconds(120));
         LocalDateTime cutoff = db.queryForObject(
-                "SELECT date_trunc('hour', (now() AT TIME ZONE 'UTC') - interval '30 days')", LocalDateTime.class);
+                "SELECT date_trunc('hour', (now() AT TIME ZONE 'UTC') - interval '32 days')", LocalDateTime.class);
         LocalDateTime from = cutoff.minusHours(3);
         db.update("DELETE FROM risk_archive_lease");
         db.update("DELETE FROM risk_hourly_agg WHERE bucket_ts >= ? AND bucket_ts < ?", from, cutoff);
