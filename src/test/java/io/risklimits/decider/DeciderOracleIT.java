@@ -11,6 +11,7 @@ import io.risklimits.support.TestKafka;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -29,12 +30,17 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Thousands of random events over dozens of keys, with history in every window, must get exactly
- * the decisions of the sequential reference model: verdict, reason, usage and limits.
+ * the decisions of the sequential reference model: verdict, reason, usage and limits. Every window kind
+ * is limited, from rows of different specificity, with the calendar windows in America/New_York: this
+ * November began in daylight saving time, so the month window spans the change.
  */
 class DeciderOracleIT {
+
+    private static final ZoneId ZONE = ZoneId.of("America/New_York");
 
     private static final int ENTITIES = 20;
     private static final int EVENTS = Integer.getInteger("oracle.events", 3000);
@@ -61,13 +67,13 @@ class DeciderOracleIT {
         }
         UUID overridden = entities.get(0);
         insertLimits(overridden);
-        ReferenceModel model = new ReferenceModel();
+        ReferenceModel model = new ReferenceModel(ZONE);
         loadHistory(entities, model);
 
         RunningService.Topics topics = RunningService.Topics.unique();
         List<Sent> sent = new ArrayList<>();
         long started;
-        try (RunningService service = RunningService.start(topics, Map.of());
+        try (RunningService service = RunningService.start(topics, Map.of("risk.limits.time-zone", ZONE.getId()));
                 KafkaProducer<byte[], byte[]> producer = TestKafka.producer()) {
             started = System.nanoTime();
             List<Future<RecordMetadata>> sends = new ArrayList<>();
@@ -153,16 +159,7 @@ class DeciderOracleIT {
             assertReleased(first, expected, event);
             outcomes.merge(first.decision() + (first.reason() == null ? "" : " " + first.reason()), 1, Integer::sum);
             assertThat(first.reason()).as("reason of %s", event.dedupeId()).isEqualTo(expected.reason());
-            for (String window : ReferenceModel.WINDOWS) {
-                assertThat(new long[] {first.usageAmount(window), first.usageCount(window)})
-                        .as("%s usage of %s", window, event.dedupeId())
-                        .containsExactly(expected.usage().get(window));
-                ReferenceModel.Cap cap = caps.get(window);
-                assertThat(first.json().get("limits").get(window).get("amount").longValue())
-                        .isEqualTo(cap.amount());
-                assertThat(first.json().get("limits").get(window).get("count").longValue())
-                        .isEqualTo(cap.count());
-            }
+            assertWindows(first, expected, caps, event);
             if (expected.decision().equals("APPROVED")) {
                 approved++;
             } else if (!event.reversal()) {
@@ -174,12 +171,48 @@ class DeciderOracleIT {
                 approved, rejected, sent.size() - decided.size(), outcomes);
         assertThat(approved).as("approved").isGreaterThan(EVENTS / 20);
         assertThat(rejected).as("rejected (the limits must bite)").isGreaterThan(EVENTS / 20);
+        for (String limitOutcome : List.of("REJECTED LIMIT_TXN_AMOUNT", "REJECTED LIMIT_WEEK_AMOUNT")) {
+            assertThat(outcomes).as("authorizations ending %s", limitOutcome).containsKey(limitOutcome);
+        }
+        assertThat(outcomes.keySet()).as("a day limit bites").anyMatch(outcome -> outcome.contains("LIMIT_DAY_"));
         for (String reversalOutcome : List.of(
                 "RELEASED",
                 "REJECTED ORIGINAL_NOT_FOUND",
                 "REJECTED ORIGINAL_NOT_APPROVED",
                 "REJECTED EXCEEDS_REMAINING")) {
             assertThat(outcomes).as("reversals ending %s", reversalOutcome).containsKey(reversalOutcome);
+        }
+    }
+
+    /** Usage and limits of the windows in force, and no others; txn has an amount and no usage. */
+    private static void assertWindows(
+            DecisionMessage message,
+            ReferenceModel.Expected expected,
+            Map<String, ReferenceModel.Cap> caps,
+            Sent event) {
+        JsonNode limits = message.json().get("limits");
+        JsonNode usage = message.json().get("usage");
+        assertThat(limits.propertyNames())
+                .as("windows in force for %s", event.dedupeId())
+                .containsExactlyInAnyOrderElementsOf(caps.keySet());
+        for (String window : ReferenceModel.WINDOWS) {
+            ReferenceModel.Cap cap = caps.get(window);
+            if (cap == null) {
+                assertThat(usage.has(window))
+                        .as("%s usage of %s", window, event.dedupeId())
+                        .isFalse();
+                continue;
+            }
+            assertThat(limits.get(window).get("amount").longValue()).isEqualTo(cap.amount());
+            if (window.equals("txn")) {
+                assertThat(limits.get(window).has("count")).isFalse();
+                assertThat(usage.has(window)).isFalse();
+                continue;
+            }
+            assertThat(limits.get(window).get("count").longValue()).isEqualTo(cap.count());
+            assertThat(new long[] {message.usageAmount(window), message.usageCount(window)})
+                    .as("%s usage of %s", window, event.dedupeId())
+                    .containsExactly(expected.usage().get(window));
         }
     }
 
@@ -262,20 +295,28 @@ class DeciderOracleIT {
                 reverses.toString());
     }
 
-    /** Limits the test sets, resolved by hand: entity override, then channel + direction, then the seeded defaults. */
+    /**
+     * Limits the test sets, resolved by hand: entity override, then channel + direction, then channel
+     * alone, then the seeded defaults. The txn row's count is ignored.
+     */
     private static Map<String, ReferenceModel.Cap> caps(boolean outgoing, boolean overridden) {
         Map<String, ReferenceModel.Cap> caps = new HashMap<>();
         if (outgoing) {
+            caps.put("txn", new ReferenceModel.Cap(2_500, 0));
             caps.put("24h", new ReferenceModel.Cap(20_000, 12));
             caps.put("7d", new ReferenceModel.Cap(60_000, 40));
             caps.put("30d", new ReferenceModel.Cap(150_000, 100));
+            caps.put("month", new ReferenceModel.Cap(140_000, 90));
         } else {
             caps.put("24h", new ReferenceModel.Cap(10_000, 8));
             caps.put("7d", new ReferenceModel.Cap(5_000_000, 500));
             caps.put("30d", new ReferenceModel.Cap(20_000_000, 2_000));
+            caps.put("day", new ReferenceModel.Cap(6_000, 6));
         }
+        caps.put("week", new ReferenceModel.Cap(12_000, 30));
         if (overridden) {
             caps.put("24h", new ReferenceModel.Cap(3_000, 5));
+            caps.put("day", new ReferenceModel.Cap(4_000, 6));
         }
         return caps;
     }
@@ -283,22 +324,39 @@ class DeciderOracleIT {
     private void insertLimits(UUID overridden) {
         String insert = "INSERT INTO risk_limit (channel, direction, entity_id, window_name, max_amount, max_count)"
                 + " VALUES (?, ?, ?, ?, ?, ?)";
+        db.update(insert, channel, "OUT", null, "txn", 2_500, 1);
         db.update(insert, channel, "OUT", null, "24h", 20_000, 12);
         db.update(insert, channel, "OUT", null, "7d", 60_000, 40);
         db.update(insert, channel, "OUT", null, "30d", 150_000, 100);
+        db.update(insert, channel, "OUT", null, "month", 140_000, 90);
         db.update(insert, channel, "IN", null, "24h", 10_000, 8);
+        db.update(insert, channel, "IN", null, "day", 6_000, 6);
+        db.update(insert, channel, "*", null, "week", 12_000, 30);
         db.update(insert, channel, "*", overridden, "24h", 3_000, 5);
+        db.update(insert, channel, "*", overridden, "day", 4_000, 6);
     }
 
-    /** Half of the keys get buckets inside and just outside each window, relative to the current hour. */
+    /**
+     * Half of the keys get buckets inside and just outside each window, relative to the current hour:
+     * the rolling windows' first hours, and the first hour of the day, week and month in the zone.
+     */
     private void loadHistory(List<UUID> entities, ReferenceModel model) {
         Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS);
-        long[][] rows = {{30, 15_000, 10}, {200, 50_000, 30}, {719, 40_000, 20}, {720, 99_999, 99}};
+        Map<Instant, long[]> rows = new TreeMap<>();
+        for (long[] row : new long[][] {{30, 15_000, 10}, {200, 50_000, 30}, {719, 40_000, 20}, {720, 99_999, 99}}) {
+            rows.merge(hour.minus(Duration.ofHours(row[0])), new long[] {row[1], row[2]}, DeciderOracleIT::sum);
+        }
+        for (String window : List.of("day", "week", "month")) {
+            Instant start = model.since(window, hour);
+            rows.merge(start, new long[] {1_000, 1}, DeciderOracleIT::sum);
+            rows.merge(start.minus(Duration.ofHours(1)), new long[] {700, 1}, DeciderOracleIT::sum);
+        }
         for (int i = 0; i < entities.size(); i += 2) {
             for (String direction : List.of("IN", "OUT")) {
                 String key = Events.businessKey(entities.get(i), channel, direction);
-                for (long[] row : rows) {
-                    Instant bucket = hour.minus(Duration.ofHours(row[0]));
+                for (Map.Entry<Instant, long[]> entry : rows.entrySet()) {
+                    Instant bucket = entry.getKey();
+                    long[] row = {0, entry.getValue()[0], entry.getValue()[1]};
                     db.update(
                             "INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts,"
                                     + " sum_amount, tx_count) VALUES (?, ?, ?, ?, ?, ?)",
@@ -312,5 +370,9 @@ class DeciderOracleIT {
                 }
             }
         }
+    }
+
+    private static long[] sum(long[] a, long[] b) {
+        return new long[] {a[0] + b[0], a[1] + b[1]};
     }
 }

@@ -113,9 +113,9 @@ class OneKeyManyPartitionsRaceIT {
 
     private void assertNoWindowAboveItsLimit(List<AuditRow> audit) {
         TreeMap<LocalDateTime, Total> approved = approvedByBucket(audit);
-        for (String window : ReferenceModel.WINDOWS) {
+        for (String window : ReferenceModel.ROLLING_WINDOWS) {
             Cap cap = CAPS.get(window);
-            int hours = ReferenceModel.WINDOW_HOURS.get(window);
+            int hours = ReferenceModel.ROLLING_WINDOW_HOURS.get(window);
             // the fullest moment of a window is right after an approval, so check the window ending at each bucket
             for (LocalDateTime end : approved.keySet()) {
                 Total used = approved.subMap(end.minusHours(hours - 1L), true, end, true).values().stream()

@@ -2,6 +2,10 @@ package io.risklimits.decider;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -11,12 +15,43 @@ import java.util.Map;
 /**
  * An independent, sequential model of the contract's limit and reversal rules, written without the
  * production code: one key's history as a plain list of counted amounts with their hour, a window as
- * "buckets since", a reversal as taking from its original's entry.
+ * "buckets since" (rolling windows by hours, calendar windows from midnight in the model's zone), a
+ * per-transaction cap as a comparison with the amount alone, a reversal as taking from its original's
+ * entry.
  */
 final class ReferenceModel {
 
-    static final List<String> WINDOWS = List.of("24h", "7d", "30d");
-    static final Map<String, Integer> WINDOW_HOURS = Map.of("24h", 24, "7d", 168, "30d", 720);
+    /** Every window, in the order the contract checks them. */
+    static final List<String> WINDOWS = List.of("txn", "24h", "7d", "30d", "day", "week", "month");
+
+    static final List<String> ROLLING_WINDOWS = List.of("24h", "7d", "30d");
+    static final Map<String, Integer> ROLLING_WINDOW_HOURS = Map.of("24h", 24, "7d", 168, "30d", 720);
+
+    private final ZoneId zone;
+
+    /** Calendar windows in UTC. */
+    ReferenceModel() {
+        this(ZoneOffset.UTC);
+    }
+
+    ReferenceModel(ZoneId zone) {
+        this.zone = zone;
+    }
+
+    /** The first hour of the window that ends with the bucket. */
+    Instant since(String window, Instant bucket) {
+        ZonedDateTime local = bucket.atZone(zone);
+        return switch (window) {
+            case "24h", "7d", "30d" -> bucket.minus(Duration.ofHours(ROLLING_WINDOW_HOURS.get(window) - 1));
+            case "day" -> local.truncatedTo(ChronoUnit.DAYS).toInstant();
+            case "week" ->
+                local.minusDays(local.getDayOfWeek().getValue() - 1)
+                        .truncatedTo(ChronoUnit.DAYS)
+                        .toInstant();
+            case "month" -> local.withDayOfMonth(1).truncatedTo(ChronoUnit.DAYS).toInstant();
+            default -> throw new IllegalArgumentException(window);
+        };
+    }
 
     record Cap(long amount, long count) {}
 
@@ -64,8 +99,15 @@ final class ReferenceModel {
             if (cap == null) {
                 continue;
             }
-            long[] used = usage.get(window);
+            long[] used = window.equals("txn") ? new long[] {0, 0} : usage.get(window);
             String label = window.toUpperCase();
+            if (window.equals("txn")) {
+                if (amount > cap.amount()) {
+                    filed.put(key + "/" + dedupeId, new Filed(true, "REJECTED", null));
+                    return new Expected("REJECTED", "LIMIT_TXN_AMOUNT", usage);
+                }
+                continue;
+            }
             if (used[0] + amount > cap.amount()) {
                 filed.put(key + "/" + dedupeId, new Filed(true, "REJECTED", null));
                 return new Expected("REJECTED", "LIMIT_" + label + "_AMOUNT", usage);
@@ -108,8 +150,8 @@ final class ReferenceModel {
 
     private Map<String, long[]> usage(String key, Instant bucket) {
         Map<String, long[]> usage = new LinkedHashMap<>();
-        for (String window : WINDOWS) {
-            Instant since = bucket.minus(Duration.ofHours(WINDOW_HOURS.get(window) - 1));
+        for (String window : WINDOWS.subList(1, WINDOWS.size())) {
+            Instant since = since(window, bucket);
             long sum = 0;
             long count = 0;
             for (Counted counted : countedByKey.getOrDefault(key, List.of())) {

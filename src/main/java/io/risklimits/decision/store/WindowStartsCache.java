@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The {@link WindowStarts} of recently decided business keys for the current hour bucket, so that a key
- * decided again within the hour costs one index probe (its latest bucket) instead of four. Only keys
+ * decided again within the hour costs one index probe (its latest bucket) instead of seven (one more per window that counts usage). Only keys
  * with a bucket in the last 24 hours are given to it. Entries of an earlier hour are dropped as a whole
  * when the hour changes; at most {@code maxKeys} keys are kept per hour (0 turns the cache off), and a
  * key beyond that is read in full every time.
