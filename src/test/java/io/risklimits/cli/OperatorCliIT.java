@@ -82,7 +82,7 @@ class OperatorCliIT {
         CliRun show = database("limits", "show");
         assertThat(show.exitCode()).as(show.toString()).isZero();
         assertThat(show.out().lines())
-                .anyMatch(line -> line.matches(channel + "\\s+OUT\\s+-\\s+24h\\s+5000\\s+1\\s+\\S+"));
+                .anyMatch(line -> line.matches(channel + "\\s+OUT\\s+-\\s+24h\\s+enforce\\s+5000\\s+1\\s+\\S+"));
         awaitLimitInForce(entity, channel, new Limit(5000L, 1L));
 
         CliRun first = sendEvent(entity, channel, UUID.randomUUID(), 1000);
@@ -117,6 +117,41 @@ class OperatorCliIT {
         CliRun again = database(("limits unset " + scope).split(" "));
         assertThat(again.exitCode()).as(again.toString()).isEqualTo(1);
         assertThat(again.err()).contains("no 7d limit row for channel " + channel);
+    }
+
+    @Test
+    void shadowRowsAreSetShownBesideTheEnforcedOnesAndPromotedInOneGo() {
+        String channel = newChannel();
+        String scope = "--channel " + channel + " --direction OUT";
+        database(("limits set " + scope + " --window 24h --max-amount 50000 --max-count 20").split(" "));
+        database(("limits set " + scope + " --window 7d --max-amount 90000 --max-count 90").split(" "));
+        CliRun shadowDay =
+                database(("limits set " + scope + " --window day --max-amount 4000 --max-count 4 --shadow").split(" "));
+        database(("limits set " + scope + " --window 24h --max-amount 30000 --max-count 10 --shadow").split(" "));
+
+        assertThat(shadowDay.exitCode()).as(shadowDay.toString()).isZero();
+        assertThat(shadowDay.out()).contains("set shadow day limit of");
+        CliRun show = database("limits", "show", "--channel", channel, "--direction", "OUT");
+        assertThat(show.out())
+                .containsPattern("24h\\s+50000\\s+20\\s+channel " + channel)
+                .contains("shadow limits (reported with each decision, never enforced):")
+                .containsPattern("24h\\s+30000\\s+10\\s+channel " + channel + " direction OUT entity \\* \\(shadow\\)")
+                .containsPattern("7d\\s+90000\\s+90\\s+channel " + channel + " direction OUT entity \\*\n");
+
+        CliRun promote = database(("limits promote " + scope).split(" "));
+
+        assertThat(promote.exitCode()).as(promote.toString()).isZero();
+        assertThat(promote.out()).contains("enforced the shadow limits of", "24h", "day");
+        assertThat(db.queryForList(
+                        "SELECT window_name || ' ' || mode || ' ' || max_amount FROM risk_limit WHERE channel = ?"
+                                + " ORDER BY window_name",
+                        String.class,
+                        channel))
+                .containsExactly("24h enforce 30000", "7d enforce 90000", "day enforce 4000");
+        CliRun again = database(("limits promote " + scope).split(" "));
+        assertThat(again.exitCode()).isEqualTo(1);
+        assertThat(again.err()).contains("no shadow limit rows for channel " + channel);
+        db.update("DELETE FROM risk_limit WHERE channel = ?", channel);
     }
 
     @Test

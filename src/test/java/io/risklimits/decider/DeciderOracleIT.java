@@ -313,7 +313,7 @@ class DeciderOracleIT {
             caps.put("30d", new ReferenceModel.Cap(20_000_000, 2_000));
             caps.put("day", new ReferenceModel.Cap(6_000, 6));
         }
-        caps.put("week", new ReferenceModel.Cap(12_000, 30));
+        caps.put("week", new ReferenceModel.Cap(15_000, 30));
         if (overridden) {
             caps.put("24h", new ReferenceModel.Cap(3_000, 5));
             caps.put("day", new ReferenceModel.Cap(4_000, 6));
@@ -331,7 +331,7 @@ class DeciderOracleIT {
         db.update(insert, channel, "OUT", null, "month", 140_000, 90);
         db.update(insert, channel, "IN", null, "24h", 10_000, 8);
         db.update(insert, channel, "IN", null, "day", 6_000, 6);
-        db.update(insert, channel, "*", null, "week", 12_000, 30);
+        db.update(insert, channel, "*", null, "week", 15_000, 30);
         db.update(insert, channel, "*", overridden, "24h", 3_000, 5);
         db.update(insert, channel, "*", overridden, "day", 4_000, 6);
     }
