@@ -247,6 +247,31 @@ final class BenchmarkDatabase {
         }
     }
 
+    /**
+     * The key set's buckets in a few sums: two phases that find the same start from the same history
+     * (resetRunBuckets leaves none of a run's buckets, releases and rewrites included).
+     */
+    String bucketsFingerprint(BenchmarkKeys keys) {
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement select = connection.prepareStatement("""
+                        SELECT count(*) || ' buckets, amount ' || coalesce(sum(sum_amount), 0)
+                               || ', count ' || coalesce(sum(tx_count), 0)
+                               || ', running amount ' || coalesce(sum(running_amount), 0)
+                               || ', rewrites ' || coalesce(sum(rewrites), 0)
+                        FROM risk_hourly_agg
+                        WHERE entity_id = ANY (?::uuid[]) AND channel_code = ?
+                        """)) {
+            select.setArray(1, uuidArray(connection, keys.entityIds()));
+            select.setString(2, BenchmarkKeys.CHANNEL);
+            try (var rs = select.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Reading the buckets' sums failed", e);
+        }
+    }
+
     /** Removes what a run added to these keys, so the next run starts from the same history. */
     void resetRunBuckets(BenchmarkKeys keys) {
         try (Connection connection = dataSource.getConnection();

@@ -8,9 +8,14 @@ import java.util.Optional;
 
 /**
  * What one benchmark run does, from -Dbench.* system properties (Maven passes -D options on to the
- * forked test JVM). The defaults keep a run with both modes to 30-40 minutes on two cores.
+ * forked test JVM). Two sets of defaults: the full run, the result of record (about 25 minutes on two
+ * cores), and the quick run ({@code -Dbench.quick=true}), sized to finish within 10 minutes with the
+ * Maven build, to be run for every change. An explicit -Dbench.* option overrides either.
  *
- * @param events events per throughput measurement
+ * @param quick whether the quick run's defaults apply
+ * @param events events per throughput measurement of the service and of the database's ceiling
+ * @param baselineEvents events per throughput measurement of the baseline, which decides an order of
+ *     magnitude fewer per second: its rate settles within a few thousand
  * @param throughputRepeats throughput measurements per mode and scenario, the same stream each time
  *     after the same reset; the median is the result (on two cores one measurement can differ from
  *     the next by a fifth or more)
@@ -25,19 +30,21 @@ import java.util.Optional;
  * @param latencyLoadShare the latency phase produces at this share of the throughput just measured
  * @param latencyRate a fixed rate (events/s) for the latency phase instead, if set: comparing two
  *     versions at one rate, whatever their throughput on the day
- * @param latencyDuration how long the latency phase produces: a minute, because a p99 over 15 s is
- *     decided by any one stall of 150 ms (1 % of the stretch), which says little about the p99 a
- *     running service has
+ * @param latencyDuration how long the latency phase produces; its p50 and p99 are read as ratios to
+ *     the baseline's in the same run, not against an absolute goal, which this machine's noise decides
  * @param latencySettleDuration how long the latency phase's rate runs before it is measured (0: not at all)
  * @param warmUpLimit longest warm-up per mode, if the JIT compiler has not settled before
  * @param synchronousCommit PostgreSQL's synchronous_commit for every session (the embedded server turns it off)
  * @param phaseTimeout longest wait for the decisions of one phase
  * @param seed seed of the fixed event stream, the same for every mode
  * @param resultsFile where the JSON results go
+ * @param summaryFile where the summary goes: per scenario the three rates and the service's latency
  * @param chartFile where the SVG chart goes
  */
 record BenchmarkOptions(
+        boolean quick,
         int events,
+        int baselineEvents,
         int throughputRepeats,
         int keys,
         int oldDecisionsPerKey,
@@ -54,28 +61,35 @@ record BenchmarkOptions(
         Duration phaseTimeout,
         long seed,
         Path resultsFile,
+        Path summaryFile,
         Path chartFile) {
 
     static BenchmarkOptions fromSystemProperties() {
+        boolean quick = Boolean.getBoolean("bench.quick");
+        int events = Integer.getInteger("bench.events", quick ? 20_000 : 60_000);
         return new BenchmarkOptions(
-                Integer.getInteger("bench.events", 60_000),
-                Math.max(1, Integer.getInteger("bench.throughput-repeats", 3)),
-                Integer.getInteger("bench.keys", 10_000),
-                Integer.getInteger("bench.old-decisions-per-key", 300),
+                quick,
+                events,
+                Integer.getInteger("bench.baseline-events", quick ? 3_000 : Math.min(events, 15_000)),
+                Math.max(1, Integer.getInteger("bench.throughput-repeats", quick ? 2 : 3)),
+                Integer.getInteger("bench.keys", quick ? 2_000 : 10_000),
+                Integer.getInteger("bench.old-decisions-per-key", quick ? 100 : 300),
                 list(System.getProperty("bench.modes", "per-event,batched")),
                 list(System.getProperty("bench.scenarios", String.join(",", Scenario.NAMES))),
                 Integer.getInteger("bench.concurrency", 2),
                 Integer.getInteger("bench.partitions", 12),
                 Double.parseDouble(System.getProperty("bench.latency-load-share", "0.5")),
                 Optional.ofNullable(System.getProperty("bench.latency-rate")).map(Double::parseDouble),
-                Duration.ofSeconds(Long.getLong("bench.latency-seconds", 60)),
-                Duration.ofSeconds(Long.getLong("bench.latency-settle-seconds", 15)),
-                Duration.ofSeconds(Long.getLong("bench.warm-up-seconds", 90)),
+                Duration.ofSeconds(Long.getLong("bench.latency-seconds", quick ? 8 : 20)),
+                Duration.ofSeconds(Long.getLong("bench.latency-settle-seconds", quick ? 3 : 5)),
+                Duration.ofSeconds(Long.getLong("bench.warm-up-seconds", quick ? 15 : 45)),
                 System.getProperty("bench.synchronous-commit", "on"),
                 Duration.ofMinutes(Long.getLong("bench.timeout-minutes", 10)),
                 Long.getLong("bench.seed", 20261123L),
                 Path.of(System.getProperty("bench.results", "target/benchmark/results.json")),
-                Path.of(System.getProperty("bench.chart", "docs/benchmark.svg")));
+                Path.of(System.getProperty("bench.summary", "target/benchmark/summary.json")),
+                Path.of(System.getProperty(
+                        "bench.chart", quick ? "target/benchmark/benchmark.svg" : "docs/benchmark.svg")));
     }
 
     private static List<String> list(String commaSeparated) {

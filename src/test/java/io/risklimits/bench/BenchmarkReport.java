@@ -7,19 +7,37 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * All runs of one benchmark and the comparisons drawn from them: each mode against the baseline
- * (the first mode) per scenario, and each mode's throughput with 30 days of history against 1 day.
+ * All runs of one benchmark and the comparisons drawn from them: the service end to end against the
+ * database's ceiling, each mode against the baseline (the first mode) per scenario, the reversal mix
+ * against plain uniform traffic, and each mode's throughput with 30 days of history against 1 day.
  */
 record BenchmarkReport(
         Map<String, Object> environment,
         Map<String, Object> settings,
         List<RunResult> runs,
+        List<CeilingRatio> ceilingRatios,
         List<ModeRatio> modeRatios,
+        List<ReversalRatio> reversalRatios,
         List<HistoryRatio> historyRatios,
         Double headlineRatio) {
 
-    /** mode / baseline in one scenario: above 1 means more decisions per second. */
-    record ModeRatio(String scenario, String mode, String baseline, double throughputRatio, double p99LatencyRatio) {}
+    /** End to end / the database's ceiling in one scenario: 1 would be a Kafka path that costs nothing. */
+    record CeilingRatio(String scenario, String mode, double throughputRatio) {}
+
+    /**
+     * mode / baseline in one scenario: above 1 means more decisions per second; the latencies are each
+     * at half of its own mode's throughput, below 1 means faster.
+     */
+    record ModeRatio(
+            String scenario,
+            String mode,
+            String baseline,
+            double throughputRatio,
+            double p50LatencyRatio,
+            double p99LatencyRatio) {}
+
+    /** Uniform 30 d with 10 % reversals / without, per mode (and for the ceiling). */
+    record ReversalRatio(String mode, double throughputRatio) {}
 
     /**
      * With 30 days of history / with 1 day: throughput about 1, and CPU per decision about 1, mean cost
@@ -43,8 +61,34 @@ record BenchmarkReport(
                             baseline,
                             other.get().throughput().decisionsPerSecond()
                                     / base.get().throughput().decisionsPerSecond(),
+                            (double) other.get().latency().p50Millis()
+                                    / Math.max(1, base.get().latency().p50Millis()),
                             (double) other.get().latency().p99Millis()
                                     / Math.max(1, base.get().latency().p99Millis())));
+                }
+            }
+        }
+        List<CeilingRatio> ceilingRatios = runs.stream()
+                .filter(run -> run.ceiling() != null)
+                .map(run -> new CeilingRatio(
+                        run.scenario(),
+                        run.mode(),
+                        run.throughput().decisionsPerSecond() / run.ceiling().decisionsPerSecond()))
+                .toList();
+        List<ReversalRatio> reversalRatios = new ArrayList<>();
+        for (String mode : modes) {
+            Optional<RunResult> mixed = find(runs, Scenario.REVERSAL_MIX.name(), mode);
+            Optional<RunResult> plain = find(runs, Scenario.UNIFORM.name(), mode);
+            if (mixed.isPresent() && plain.isPresent()) {
+                reversalRatios.add(new ReversalRatio(
+                        mode,
+                        mixed.get().throughput().decisionsPerSecond()
+                                / plain.get().throughput().decisionsPerSecond()));
+                if (mixed.get().ceiling() != null && plain.get().ceiling() != null) {
+                    reversalRatios.add(new ReversalRatio(
+                            DecisionBenchmark.CEILING,
+                            mixed.get().ceiling().decisionsPerSecond()
+                                    / plain.get().ceiling().decisionsPerSecond()));
                 }
             }
         }
@@ -69,18 +113,20 @@ record BenchmarkReport(
                 .map(ModeRatio::throughputRatio)
                 .findFirst()
                 .orElse(null);
-        return new BenchmarkReport(environment, settings, runs, modeRatios, historyRatios, headline);
+        return new BenchmarkReport(
+                environment, settings, runs, ceilingRatios, modeRatios, reversalRatios, historyRatios, headline);
     }
 
     String table() {
         StringBuilder text = new StringBuilder();
         text.append(String.format(
-                "%-12s %-10s %6s %8s %12s %12s %9s %7s %7s %7s %9s %9s %11s%n",
+                "%-16s %-10s %6s %8s %12s %10s %12s %9s %7s %7s %7s %9s %9s %11s%n",
                 "scenario",
                 "mode",
                 "keys",
                 "history",
                 "decisions/s",
+                "ceiling/s",
                 "incl.resume",
                 "rate",
                 "p50 ms",
@@ -91,12 +137,15 @@ record BenchmarkReport(
                 "cpu ms/1k"));
         for (RunResult run : runs) {
             text.append(String.format(
-                    "%-12s %-10s %6d %7dh %12.0f %12.0f %9.0f %7d %7d %7d %9d %8.1f%% %11s%n",
+                    "%-16s %-10s %6d %7dh %12.0f %10s %12.0f %9.0f %7d %7d %7d %9d %8.1f%% %11s%n",
                     run.scenario(),
                     run.mode(),
                     run.keys(),
                     run.historyRowsPerKey(),
                     run.throughput().decisionsPerSecond(),
+                    run.ceiling() == null
+                            ? "-"
+                            : String.format("%.0f", run.ceiling().decisionsPerSecond()),
                     run.throughput().fromResumeDecisionsPerSecond(),
                     run.latency().targetEventsPerSecond(),
                     run.latency().p50Millis(),
@@ -106,14 +155,25 @@ record BenchmarkReport(
                     100 * run.throughput().approvedShare(),
                     cpuColumn(run.throughput().cpuPerThousandDecisions())));
         }
+        for (CeilingRatio ratio : ceilingRatios) {
+            text.append(String.format(
+                    "%s end to end / the database's ceiling, %s: %.2f%n",
+                    ratio.mode(), ratio.scenario(), ratio.throughputRatio()));
+        }
         for (ModeRatio ratio : modeRatios) {
             text.append(String.format(
-                    "%s / %s, %s: throughput x%.2f, p99 latency x%.2f%n",
+                    "%s / %s, %s: throughput x%.2f; latency at half of each one's peak: p50 x%.2f, p99 x%.2f%n",
                     ratio.mode(),
                     ratio.baseline(),
                     ratio.scenario(),
                     ratio.throughputRatio(),
+                    ratio.p50LatencyRatio(),
                     ratio.p99LatencyRatio()));
+        }
+        for (ReversalRatio ratio : reversalRatios) {
+            text.append(String.format(
+                    "%s: with 10 %% reversals / without (uniform, 30 days): throughput %.2f%n",
+                    ratio.mode(), ratio.throughputRatio()));
         }
         for (HistoryRatio ratio : historyRatios) {
             text.append(String.format(

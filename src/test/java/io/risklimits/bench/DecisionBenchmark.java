@@ -43,6 +43,10 @@ class DecisionBenchmark {
 
     private static final int WARMUP_KEYS = 1_000;
 
+    static final String BATCHED = "batched";
+    // not a mode of the service: the database's ceiling, measured in the batched service's context
+    static final String CEILING = "ceiling";
+
     // a warm-up round whose JIT compiling took less than this share of one core ends the warm-up
     private static final double SETTLED_JIT_CORES = 0.05;
     private static final int WARM_UP_PACED_SECONDS = 5;
@@ -74,21 +78,42 @@ class DecisionBenchmark {
             for (String mode : options.modes()) {
                 ServiceUnderTest service = services.add(ServiceUnderTest.start(mode, kafka, runner.overrides()));
                 // the JVM runs the service too: its code is compiled hot before anything is measured
-                runner.warmUp(service, warmupKeys, Math.max(1_000, options.events() / 5));
+                int events = mode.equals(BATCHED) ? options.events() : options.baselineEvents();
+                runner.warmUp(service, warmupKeys, Math.max(1_000, events / 5));
                 resetAfter(warmupKeys);
             }
+            Map<BenchmarkKeys, String> history = new HashMap<>();
+            keysByHistoryDays.values().forEach(keys -> history.put(keys, database.bucketsFingerprint(keys)));
+            services.batched()
+                    .ifPresent(service -> keysByHistoryDays
+                            .values()
+                            .forEach(keys -> primeWindowStarts(runner, service, keys, Scenario.UNIFORM)));
             // rounds of one throughput phase per scenario and mode, so that a machine that slows down for
             // a while (a shared VM does) slows every scenario and mode alike rather than one of them.
-            // Within a round one mode's scenarios run back to back: 30 d against 1 d is a goal of 10 %,
-            // which minutes of the machine's drift exceed; the modes differ by a factor of ten and more.
+            // Within a round one mode's scenarios run back to back, the service's each followed at once
+            // by the database's ceiling on the same events: the ratios that matter are between phases
+            // seconds apart, which the machine's drift over minutes does not reach.
             Map<Phases, List<RunResult.Throughput>> measured = new HashMap<>();
             for (int round = 1; round <= options.throughputRepeats(); round++) {
                 for (ServiceUnderTest service : services.all()) {
                     for (Scenario scenario : scenarios) {
                         BenchmarkKeys keys = keysByHistoryDays.get(scenario.historyDays());
+                        boolean batched = service.mode().equals(BATCHED);
+                        if (batched) {
+                            checkHistory(keys, history, scenario.name() + " end to end");
+                        }
+                        int events = batched ? options.events() : options.baselineEvents();
+                        RunResult.Throughput endToEnd = runner.throughputPhase(scenario, service, keys, events);
                         measured.computeIfAbsent(new Phases(scenario, service.mode()), phases -> new ArrayList<>())
-                                .add(runner.throughputPhase(scenario, service, keys, options.events()));
+                                .add(endToEnd);
                         resetAfter(keys);
+                        if (batched) {
+                            checkHistory(keys, history, scenario.name() + " ceiling");
+                            int batchSize = (int) Math.max(1, Math.round(endToEnd.eventsPerTransaction()));
+                            measured.computeIfAbsent(new Phases(scenario, CEILING), phases -> new ArrayList<>())
+                                    .add(runner.ceilingPhase(scenario, service, keys, events, batchSize));
+                            resetAfter(keys);
+                        }
                     }
                 }
             }
@@ -96,7 +121,11 @@ class DecisionBenchmark {
                 BenchmarkKeys keys = keysByHistoryDays.get(scenario.historyDays());
                 for (ServiceUnderTest service : services.all()) {
                     RunResult run = runner.latencyPhase(
-                            scenario, service, keys, measured.get(new Phases(scenario, service.mode())));
+                            scenario,
+                            service,
+                            keys,
+                            measured.get(new Phases(scenario, service.mode())),
+                            service.mode().equals(BATCHED) ? measured.get(new Phases(scenario, CEILING)) : List.of());
                     System.out.printf(
                             "Benchmark: %s %s: %.0f decisions/s; at %.0f events/s p50 %d ms, p99 %d ms,"
                                     + " p999 %d ms (from scheduled: p50 %d ms, p99 %d ms, p999 %d ms)%n",
@@ -162,6 +191,35 @@ class DecisionBenchmark {
                 rows, (System.nanoTime() - startedNanos) / 1e9);
     }
 
+    /**
+     * A running service has decided each of its active keys within the hour, so it remembers their window
+     * starts ({@code risk.decider.window-starts-cache-keys}). One pass of the ceiling over the key set, not
+     * measured, makes that so before the first measured phase, for the end-to-end phases and the ceiling
+     * alike: otherwise whichever ran first would read every key's window starts in full.
+     */
+    private void primeWindowStarts(
+            BenchmarkRunner runner, ServiceUnderTest service, BenchmarkKeys keys, Scenario scenario) {
+        long startedNanos = System.nanoTime();
+        DatabaseCeiling ceiling = new DatabaseCeiling(service, options.partitions());
+        EventStream stream = new EventStream(scenario, keys, options.seed());
+        service.pause();
+        ceiling.decide(ceiling.prepare(stream.next(Math.max(options.events(), 5 * keys.size())), 500));
+        service.resume();
+        resetAfter(keys);
+        System.out.printf(
+                "Benchmark: window starts of %d keys remembered for the hour in %.1f s (not measured)%n",
+                keys.size(), (System.nanoTime() - startedNanos) / 1e9);
+    }
+
+    /** The end-to-end phase and the ceiling compared must start from the same buckets. */
+    private void checkHistory(BenchmarkKeys keys, Map<BenchmarkKeys, String> history, String phase) {
+        String now = database.bucketsFingerprint(keys);
+        if (!now.equals(history.get(keys))) {
+            throw new IllegalStateException("Before the " + phase + " phase the buckets are not the history loaded: "
+                    + now + " instead of " + history.get(keys));
+        }
+    }
+
     private void resetAfter(BenchmarkKeys keys) {
         database.resetRunBuckets(keys);
         database.settle();
@@ -179,7 +237,9 @@ class DecisionBenchmark {
                 "host_writeback", HostWriteback.describe(),
                 "duration_seconds", Math.round(seconds));
         Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("quick", options.quick());
         settings.put("events", options.events());
+        settings.put("baseline_events", options.baselineEvents());
         settings.put("throughput_repeats", options.throughputRepeats());
         settings.put("keys", options.keys());
         settings.put("old_decisions_per_key", options.oldDecisionsPerKey());
@@ -199,6 +259,7 @@ class DecisionBenchmark {
         System.out.println();
         System.out.print(report.table());
         ResultsWriter.write(report, options.resultsFile());
+        ResultsWriter.write(BenchmarkSummary.of(report, options.modes().get(0), BATCHED), options.summaryFile());
         String subtitle = String.format(
                 "%d events per run, %d keys, concurrency %d, %d partitions; %d cores, %s",
                 options.events(),
@@ -209,8 +270,8 @@ class DecisionBenchmark {
                 server);
         ResultsWriter.write(options.chartFile(), SvgChart.render(report, subtitle));
         System.out.printf(
-                "Benchmark: results in %s, chart in %s; %.0f s in all%n",
-                options.resultsFile(), options.chartFile(), seconds);
+                "Benchmark: results in %s, summary in %s, chart in %s; %.0f s in all%n",
+                options.resultsFile(), options.summaryFile(), options.chartFile(), seconds);
     }
 
     /** The throughput phases of one mode in one scenario. */
@@ -228,6 +289,12 @@ class DecisionBenchmark {
 
         List<ServiceUnderTest> all() {
             return services;
+        }
+
+        Optional<ServiceUnderTest> batched() {
+            return services.stream()
+                    .filter(service -> service.mode().equals(BATCHED))
+                    .findFirst();
         }
 
         @Override
@@ -251,16 +318,63 @@ class DecisionBenchmark {
             return measureThroughput(scenario, service, stream, events);
         }
 
-        /** The latency phase of one mode in one scenario, at its share of the median throughput measured. */
+        /**
+         * The database's ceiling on the events of the scenario's end-to-end phase (the same stream, fresh
+         * dedupe ids), in batches of the size the service's decider took there.
+         */
+        RunResult.Throughput ceilingPhase(
+                Scenario scenario, ServiceUnderTest service, BenchmarkKeys keys, int events, int batchSize) {
+            DatabaseCeiling ceiling = new DatabaseCeiling(service, options.partitions());
+            DatabaseCeiling.Prepared prepared =
+                    ceiling.prepare(new EventStream(scenario, keys, options.seed()).next(events), batchSize);
+            service.pause();
+            collectTheHarnessGarbage();
+            boolean statementStats = database.resetStatementStats();
+            PhaseWatch watch = PhaseWatch.start(service, database);
+            DatabaseCeiling.Decided decided = ceiling.decide(prepared);
+            Optional<ProcessCpu.Cost> cpu = watch.printSince("ceiling phase", service, decided.decisions());
+            if (statementStats) {
+                printStatements(scenario.name() + " ceiling phase");
+            }
+            service.resume();
+            System.out.printf(
+                    "Benchmark: %s ceiling: %d decisions in batches of %d by %d callers in %.2f s: %.0f decisions/s%n",
+                    scenario.name(),
+                    decided.decisions(),
+                    batchSize,
+                    prepared.batchesByCaller().size(),
+                    decided.elapsedNanos() / 1e9,
+                    decided.decisionsPerSecond());
+            return new RunResult.Throughput(
+                    decided.decisions(),
+                    decided.decisionsPerSecond(),
+                    decided.elapsedNanos() / 1_000_000,
+                    decided.decisionsPerSecond(),
+                    (double) decided.approved() / decided.decisions(),
+                    watch.eventsPerTransaction(service),
+                    cpu.orElse(null));
+        }
+
+        /**
+         * The latency phase of one mode in one scenario, at its share of the median throughput measured;
+         * with the median of the ceiling measured beside it (batched mode).
+         */
         RunResult latencyPhase(
-                Scenario scenario, ServiceUnderTest service, BenchmarkKeys keys, List<RunResult.Throughput> measured) {
+                Scenario scenario,
+                ServiceUnderTest service,
+                BenchmarkKeys keys,
+                List<RunResult.Throughput> measured,
+                List<RunResult.Throughput> ceilings) {
             RunResult.Throughput throughput = median(measured);
             System.out.printf(
-                    "Benchmark: %s %s: throughput phases %s decisions/s; the median counts; PostgreSQL CPU per"
-                            + " 1,000 decisions %s ms%n",
+                    "Benchmark: %s %s: throughput phases %s decisions/s (ceiling %s); the median counts; PostgreSQL"
+                            + " CPU per 1,000 decisions %s ms%n",
                     scenario.name(),
                     service.mode(),
                     measured.stream()
+                            .map(each -> String.format("%.0f", each.decisionsPerSecond()))
+                            .toList(),
+                    ceilings.stream()
                             .map(each -> String.format("%.0f", each.decisionsPerSecond()))
                             .toList(),
                     measured.stream()
@@ -282,7 +396,8 @@ class DecisionBenchmark {
                     scenario.hotKeyShare(),
                     throughput,
                     latency,
-                    settling.orElse(null));
+                    settling.orElse(null),
+                    ceilings.isEmpty() ? null : median(ceilings));
         }
 
         /**
@@ -319,6 +434,12 @@ class DecisionBenchmark {
             long resumedMillis = System.currentTimeMillis();
             service.resume();
             RunResult.Throughput throughput = throughput(service, watch, start, produced, resumedMillis);
+            System.out.printf(
+                    "Benchmark: %s %s end to end: %.0f decisions/s, %.1f events per transaction%n",
+                    scenario.name(),
+                    service.mode(),
+                    throughput.decisionsPerSecond(),
+                    throughput.eventsPerTransaction());
             if (statementStats) {
                 printStatements(scenario.name() + " " + service.mode() + " throughput phase");
             }
@@ -348,7 +469,9 @@ class DecisionBenchmark {
         private static <T> T middle(List<T> values, ToDoubleFunction<T> by) {
             List<T> sorted =
                     values.stream().sorted(Comparator.comparingDouble(by)).toList();
-            return sorted.get(sorted.size() / 2);
+            // of an even number, the lower of the two middle ones: a latency rate from the higher would
+            // overload a machine that has slowed down since
+            return sorted.get((sorted.size() - 1) / 2);
         }
 
         /**
@@ -399,6 +522,7 @@ class DecisionBenchmark {
                 long resumedMillis) {
             kafka.awaitRecords(service.topics().decisions(), start, produced.size(), options.phaseTimeout());
             Optional<ProcessCpu.Cost> cpu = watch.printSince("throughput phase", service, produced.size());
+            double eventsPerTransaction = watch.eventsPerTransaction(service);
             Collection<DecisionLog.Appended> decided =
                     decisions.read(start, produced, options.phaseTimeout()).values();
             long first = decided.stream()
@@ -417,6 +541,7 @@ class DecisionBenchmark {
                     last - first,
                     count * 1000.0 / Math.max(1, last - resumedMillis),
                     approvedShare(decided),
+                    eventsPerTransaction,
                     cpu.orElse(null));
         }
 

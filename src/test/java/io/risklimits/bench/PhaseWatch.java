@@ -26,6 +26,11 @@ record PhaseWatch(
                 database.walWritten());
     }
 
+    /** Events per database transaction of the service's decider since the phase started. */
+    double eventsPerTransaction(ServiceUnderTest service) {
+        return service.pollStages().eventsPerTransactionSince(decider);
+    }
+
     /** Prints what the phase cost; returns its CPU per 1,000 decisions, where that can be read. */
     Optional<ProcessCpu.Cost> printSince(String phase, ServiceUnderTest service, long decisions) {
         Optional<ProcessCpu.Cost> cost =

@@ -26,6 +26,13 @@ record PollStages(
                 publishWait.totalTime(TimeUnit.NANOSECONDS));
     }
 
+    /** Events per transaction since that reading; 1 where no batch sizes were recorded (the baseline). */
+    double eventsPerTransactionSince(PollStages earlier) {
+        long transactions = this.transactions - earlier.transactions;
+        double events = batchedEvents - earlier.batchedEvents;
+        return events == 0 ? 1.0 : events / Math.max(1, transactions);
+    }
+
     /** "2,917 transactions of 25.7 events, 2.9 ms each; publish wait 1.9 ms per poll" since that reading. */
     String since(PollStages earlier) {
         long transactions = this.transactions - earlier.transactions;

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -18,6 +19,10 @@ final class ResultsWriter {
 
     static void write(BenchmarkReport report, Path file) {
         write(file, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(report) + "\n");
+    }
+
+    static void write(Map<String, Object> summary, Path file) {
+        write(file, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(summary) + "\n");
     }
 
     static void write(Path file, String text) {

@@ -5,6 +5,8 @@ package io.risklimits.bench;
  *
  * @param historyRowsPerKey hourly buckets each key had before the run
  * @param settlingLatency the same rate just before the latency phase, not the result (null if not run)
+ * @param ceiling the database's ceiling in the same rounds: the production batched statements driven
+ *     directly, no Kafka and no JSON (batched mode only; null otherwise)
  */
 record RunResult(
         String scenario,
@@ -14,7 +16,8 @@ record RunResult(
         double hotKeyShare,
         Throughput throughput,
         Latency latency,
-        Latency settlingLatency) {
+        Latency settlingLatency,
+        Throughput ceiling) {
 
     /**
      * Events produced while the (warm) service was paused, decided as fast as it can once resumed.
@@ -23,6 +26,7 @@ record RunResult(
      * @param firstToLastMillis append time of the last decision minus that of the first
      * @param fromResumeDecisionsPerSecond the same from the moment the service was asked to resume
      * @param approvedShare share of the decisions that were approvals
+     * @param eventsPerTransaction events the decider took per database transaction (1 for the baseline)
      * @param cpuPerThousandDecisions CPU time of PostgreSQL and of the benchmark's JVM per 1,000 decisions
      *     (null where it cannot be read); of several phases, the median of each
      */
@@ -32,11 +36,18 @@ record RunResult(
             long firstToLastMillis,
             double fromResumeDecisionsPerSecond,
             double approvedShare,
+            double eventsPerTransaction,
             ProcessCpu.Cost cpuPerThousandDecisions) {
 
         Throughput withCpu(ProcessCpu.Cost cpu) {
             return new Throughput(
-                    decisions, decisionsPerSecond, firstToLastMillis, fromResumeDecisionsPerSecond, approvedShare, cpu);
+                    decisions,
+                    decisionsPerSecond,
+                    firstToLastMillis,
+                    fromResumeDecisionsPerSecond,
+                    approvedShare,
+                    eventsPerTransaction,
+                    cpu);
         }
     }
 

@@ -3,8 +3,14 @@ package io.risklimits.bench;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.risklimits.support.RunningService;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.TopicPartition;
 import org.awaitility.Awaitility;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.listener.MessageListenerContainer;
 
 /**
@@ -63,6 +69,32 @@ final class ServiceUnderTest implements AutoCloseable {
 
     void resume() {
         service.decider().resume();
+    }
+
+    /** The partitions of the transactions topic each consumer thread holds now, one set per thread. */
+    List<Set<Integer>> assignedPartitions() {
+        MessageListenerContainer decider = service.decider();
+        List<? extends MessageListenerContainer> consumers =
+                decider instanceof ConcurrentMessageListenerContainer<?, ?> concurrent
+                        ? concurrent.getContainers()
+                        : List.of(decider);
+        return consumers.stream()
+                .map(consumer -> partitionsOf(consumer.getAssignedPartitions()))
+                .toList();
+    }
+
+    private Set<Integer> partitionsOf(Collection<TopicPartition> assigned) {
+        return assigned == null
+                ? Set.of()
+                : assigned.stream()
+                        .filter(partition -> partition.topic().equals(topics.transactions()))
+                        .map(TopicPartition::partition)
+                        .collect(Collectors.toSet());
+    }
+
+    /** A bean of the service's context: the ceiling drives its decision store directly. */
+    <T> T bean(Class<T> type) {
+        return service.bean(type);
     }
 
     @Override

@@ -1,12 +1,16 @@
 package io.risklimits.bench;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.ToDoubleFunction;
+import java.util.Objects;
+import java.util.function.BiFunction;
+import java.util.function.ToDoubleBiFunction;
+import java.util.stream.Stream;
 
 /**
- * A hand-written SVG bar chart of a report: decisions per second (left) and p99 latency at the
- * latency phase's fixed rate (right), one group per scenario, one bar per mode.
+ * A hand-written SVG bar chart of a report: decisions per second of each mode and of the database's
+ * ceiling (left) and p99 latency at half of each mode's peak (right), one group per scenario.
  */
 final class SvgChart {
 
@@ -21,11 +25,28 @@ final class SvgChart {
     private final List<String> scenarios;
     private final StringBuilder svg = new StringBuilder();
 
+    /** One bar of each scenario's group: a mode's figure, or the ceiling measured beside a mode. */
+    private record Series(String name, String mode, boolean ceiling) {}
+
     private SvgChart(BenchmarkReport report) {
         this.report = report;
         this.modes = report.runs().stream().map(RunResult::mode).distinct().toList();
         this.scenarios =
                 report.runs().stream().map(RunResult::scenario).distinct().toList();
+    }
+
+    private List<Series> modeSeries() {
+        return modes.stream().map(mode -> new Series(mode, mode, false)).toList();
+    }
+
+    private List<Series> withCeiling() {
+        List<Series> series = new ArrayList<>(modeSeries());
+        report.runs().stream()
+                .filter(run -> run.ceiling() != null)
+                .map(RunResult::mode)
+                .distinct()
+                .forEach(mode -> series.add(new Series(DecisionBenchmark.CEILING, mode, true)));
+        return series;
     }
 
     static String render(BenchmarkReport report, String subtitle) {
@@ -41,40 +62,72 @@ final class SvgChart {
         text(WIDTH / 2.0, 26, "middle", 17, "bold", "risk-limits decider benchmark");
         text(WIDTH / 2.0, 48, "middle", 13, "normal", headline());
         text(WIDTH / 2.0, 66, "middle", 11, "normal", subtitle);
+        List<Series> throughput = withCeiling();
         panel(
                 70,
                 440,
                 "decisions per second (higher is better)",
-                run -> run.throughput().decisionsPerSecond(),
-                run -> format("%.0f", run.throughput().decisionsPerSecond()));
+                throughput,
+                (run, series) -> series.ceiling()
+                        ? run.ceiling().decisionsPerSecond()
+                        : run.throughput().decisionsPerSecond(),
+                (run, series) -> format(
+                        "%.0f",
+                        series.ceiling()
+                                ? run.ceiling().decisionsPerSecond()
+                                : run.throughput().decisionsPerSecond()));
         panel(
                 560,
                 930,
-                "p99 latency in ms at half of that rate (lower is better)",
-                run -> run.latency().p99Millis(),
-                run -> format("%d", run.latency().p99Millis()));
-        legend();
+                "latency p99 (p50 / p99 above) in ms at half of each one's peak",
+                modeSeries(),
+                (run, series) -> run.latency().p99Millis(),
+                (run, series) -> format(
+                        "%d / %d", run.latency().p50Millis(), run.latency().p99Millis()));
+        legend(throughput);
         svg.append("</svg>\n");
         return svg.toString();
     }
 
     private String headline() {
-        if (report.headlineRatio() == null) {
+        String ceiling = report.ceilingRatios().stream()
+                .filter(ratio -> ratio.scenario().equals(Scenario.UNIFORM.name()))
+                .findFirst()
+                .map(ratio ->
+                        format("%s end to end / the database's ceiling: %.2f", ratio.mode(), ratio.throughputRatio()))
+                .orElse(null);
+        String baseline = report.headlineRatio() == null
+                ? null
+                : format(
+                        "%s / %s: %.1fx",
+                        report.modeRatios().get(0).mode(),
+                        report.modeRatios().get(0).baseline(),
+                        report.headlineRatio());
+        if (ceiling == null && baseline == null) {
             return "one mode only: no ratio";
         }
-        BenchmarkReport.ModeRatio first = report.modeRatios().get(0);
-        return format(
-                "%s / %s, uniform keys with 30 days of history: %.1fx the decisions per second",
-                first.mode(), first.baseline(), report.headlineRatio());
+        return "uniform keys with 30 days of history: "
+                + String.join(
+                        "; ",
+                        Stream.of(ceiling, baseline).filter(Objects::nonNull).toList());
     }
 
     private void panel(
             int left,
             int right,
             String title,
-            ToDoubleFunction<RunResult> value,
-            java.util.function.Function<RunResult, String> label) {
-        double max = report.runs().stream().mapToDouble(value).max().orElse(1);
+            List<Series> series,
+            ToDoubleBiFunction<RunResult, Series> value,
+            BiFunction<RunResult, Series, String> label) {
+        double max = 1;
+        for (Series each : series) {
+            for (String scenario : scenarios) {
+                RunResult run = find(scenario, each.mode());
+                if (run != null && (!each.ceiling() || run.ceiling() != null)) {
+                    max = Math.max(max, value.applyAsDouble(run, each));
+                }
+            }
+        }
         double scaleMax = niceCeiling(max);
         text((left + right) / 2.0, PLOT_TOP - 12, "middle", 12, "bold", title);
         for (int tick = 0; tick <= 5; tick++) {
@@ -86,32 +139,35 @@ final class SvgChart {
             text(left - 6, y + 4, "end", 10, "normal", format("%.0f", tickValue));
         }
         double groupWidth = (right - left) / (double) scenarios.size();
-        double barWidth = Math.min(48, (groupWidth - 24) / modes.size());
+        double barWidth = Math.min(40, (groupWidth - 16) / series.size());
         for (int group = 0; group < scenarios.size(); group++) {
-            double groupLeft = left + group * groupWidth + (groupWidth - barWidth * modes.size()) / 2;
-            for (int bar = 0; bar < modes.size(); bar++) {
-                RunResult run = find(scenarios.get(group), modes.get(bar));
-                if (run == null) {
+            double groupLeft = left + group * groupWidth + (groupWidth - barWidth * series.size()) / 2;
+            for (int bar = 0; bar < series.size(); bar++) {
+                Series each = series.get(bar);
+                RunResult run = find(scenarios.get(group), each.mode());
+                if (run == null || (each.ceiling() && run.ceiling() == null)) {
                     continue;
                 }
                 double x = groupLeft + bar * barWidth;
-                double top = y(value.applyAsDouble(run), scaleMax);
+                double top = y(value.applyAsDouble(run, each), scaleMax);
                 svg.append(format(
                         "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>%n",
                         x + 2, top, barWidth - 4, PLOT_BOTTOM - top, COLORS[bar % COLORS.length]));
-                text(x + barWidth / 2, top - 4, "middle", 10, "normal", label.apply(run));
+                text(x + barWidth / 2, top - 4, "middle", 9, "normal", label.apply(run, each));
             }
             text(left + (group + 0.5) * groupWidth, PLOT_BOTTOM + 18, "middle", 12, "normal", scenarios.get(group));
         }
     }
 
-    private void legend() {
-        double x = WIDTH / 2.0 - modes.size() * 70;
-        for (int i = 0; i < modes.size(); i++) {
+    private void legend(List<Series> series) {
+        double x = WIDTH / 2.0 - series.size() * 70;
+        for (int i = 0; i < series.size(); i++) {
             svg.append(format(
                     "<rect x=\"%.1f\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\"/>%n",
                     x, HEIGHT - 62, COLORS[i % COLORS.length]));
-            text(x + 20, HEIGHT - 50, "start", 12, "normal", modes.get(i) + (i == 0 ? " (baseline)" : ""));
+            String name =
+                    series.get(i).ceiling() ? "database ceiling" : series.get(i).name() + (i == 0 ? " (baseline)" : "");
+            text(x + 20, HEIGHT - 50, "start", 12, "normal", name);
             x += 140;
         }
         text(
@@ -120,8 +176,8 @@ final class SvgChart {
                 "middle",
                 10,
                 "normal",
-                "throughput: events produced while paused, first decision to last; latency: event appended"
-                        + " -> decision appended to Kafka, open loop (from scheduled in the JSON)");
+                "throughput: events produced while paused, first decision to last; ceiling: the same events in the"
+                        + " same batches straight to the decision store; latency: event appended -> decision appended");
     }
 
     private RunResult find(String scenario, String mode) {
