@@ -73,13 +73,14 @@ final class LimitRows {
         return jdbc.sql(SELECT_ALL).query(LimitRows::stored).list();
     }
 
-    Optional<Stored> find(String channel, String direction, UUID entityId, Window window, LimitRow.Mode mode) {
+    /** The stored row of the given row's scope, window and mode, if any. */
+    Optional<Stored> find(LimitRow row) {
         return jdbc.sql(SELECT_ONE)
-                .param("channel", channel)
-                .param("direction", direction)
-                .param("entityId", entityId)
-                .param("window", window.label())
-                .param("mode", mode.label())
+                .param("channel", row.channel())
+                .param("direction", row.direction())
+                .param("entityId", row.entityId())
+                .param("window", row.window().label())
+                .param("mode", row.mode().label())
                 .query(LimitRows::stored)
                 .optional();
     }
@@ -96,23 +97,24 @@ final class LimitRows {
                 .update();
     }
 
-    boolean delete(String channel, String direction, UUID entityId, Window window, LimitRow.Mode mode) {
+    /** Deletes the row of the given row's scope, window and mode; whether there was one. */
+    boolean delete(LimitRow row) {
         return jdbc.sql(DELETE_ONE)
-                        .param("channel", channel)
-                        .param("direction", direction)
-                        .param("entityId", entityId)
-                        .param("window", window.label())
-                        .param("mode", mode.label())
+                        .param("channel", row.channel())
+                        .param("direction", row.direction())
+                        .param("entityId", row.entityId())
+                        .param("window", row.window().label())
+                        .param("mode", row.mode().label())
                         .update()
                 == 1;
     }
 
     /** Turns the scope's shadow rows into its enforced rows; the windows promoted, none without shadow rows. */
-    List<Window> promote(String channel, String direction, UUID entityId) {
+    List<Window> promote(LimitScope scope) {
         return jdbc.sql(PROMOTE)
-                .param("channel", channel)
-                .param("direction", direction)
-                .param("entityId", entityId)
+                .param("channel", scope.channel)
+                .param("direction", scope.direction)
+                .param("entityId", scope.entityId)
                 .query((rs, rowNum) -> Window.fromLabel(rs.getString("window_name")))
                 .list();
     }

@@ -2,32 +2,14 @@ package io.risklimits.cli;
 
 import io.risklimits.decision.Window;
 import io.risklimits.limits.LimitRow;
-import java.util.UUID;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** The scope and window of one risk_limit row, as limits set and limits unset take them. */
 final class LimitScopeOptions {
 
-    @Option(
-            names = "--channel",
-            required = true,
-            converter = Converters.ChannelOrAny.class,
-            description = "a channel, or * for any")
-    String channel;
-
-    @Option(
-            names = "--direction",
-            required = true,
-            converter = Converters.DirectionOrAny.class,
-            description = "IN, OUT, or * for any")
-    String direction;
-
-    @Option(
-            names = "--entity",
-            paramLabel = "UUID",
-            converter = Converters.Uuid.class,
-            description = "one entity's override")
-    UUID entityId;
+    @Mixin
+    LimitScope scope;
 
     @Option(
             names = "--window",
@@ -48,10 +30,6 @@ final class LimitScopeOptions {
     }
 
     LimitRow row(long maxAmount, long maxCount) {
-        return new LimitRow(channel, direction, entityId, window, maxAmount, maxCount, mode());
-    }
-
-    String scope() {
-        return LimitsShowCommand.scope(row(0, 0));
+        return new LimitRow(scope.channel, scope.direction, scope.entityId, window, maxAmount, maxCount, mode());
     }
 }

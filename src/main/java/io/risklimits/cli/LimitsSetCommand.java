@@ -46,13 +46,14 @@ final class LimitsSetCommand implements Callable<Integer> {
         try (Database db = database.open()) {
             LimitRows rows = new LimitRows(db.jdbc());
             // read first only to tell the operator what was replaced; the upsert itself is atomic
-            before = rows.find(limit.channel, limit.direction, limit.entityId, limit.window, limit.mode());
+            before = rows.find(limit.row(maxAmount, maxCount));
             rows.upsert(row);
         }
         PrintWriter out = spec.commandLine().getOut();
-        out.println("set " + (limit.shadow ? "shadow " : "") + limit.window.label() + " limit of " + limit.scope()
-                + ": max_amount " + maxAmount + ", max_count " + maxCount
-                + (limit.window.countsUsage() ? "" : " (ignored for txn)"));
+        out.println(
+                "set " + (limit.shadow ? "shadow " : "") + limit.window.label() + " limit of " + limit.scope.describe()
+                        + ": max_amount " + maxAmount + ", max_count " + maxCount
+                        + (limit.window.countsUsage() ? "" : " (ignored for txn)"));
         out.println(before.map(stored -> "was max_amount " + stored.row().maxAmount() + ", max_count "
                         + stored.row().maxCount())
                 .orElse("was not set for this scope"));

@@ -24,11 +24,10 @@ final class LimitsUnsetCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String scope = limit.scope();
+        String scope = limit.scope.describe();
         boolean deleted;
         try (Database db = database.open()) {
-            deleted = new LimitRows(db.jdbc())
-                    .delete(limit.channel, limit.direction, limit.entityId, limit.window, limit.mode());
+            deleted = new LimitRows(db.jdbc()).delete(limit.row(0, 0));
         }
         if (!deleted) {
             throw new CommandFailed(

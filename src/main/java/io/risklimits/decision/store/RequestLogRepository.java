@@ -56,11 +56,13 @@ class RequestLogRepository {
             INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
                                           decision, reason, amount, currency, occurred_at,
                                           usage, limits, errors, decided_at,
-                                          type, reverses, released_amount, released_count, remaining)
+                                          type, reverses, released_amount, released_count, remaining,
+                                          shadow_decision, shadow_reason)
             VALUES (:entityId, :channel, :direction, :dedupeId, :bucket,
                     :decision, :reason, :amount, :currency, :occurredAt,
                     CAST(:usage AS json), CAST(:limits AS json), CAST(:errors AS jsonb), :decidedAt,
-                    :type, :reverses, :releasedAmount, :releasedCount, :remaining)
+                    :type, :reverses, :releasedAmount, :releasedCount, :remaining,
+                    :shadowDecision, :shadowReason)
             """;
 
     private static final String INSERT_KEYLESS_IF_NEW = """
@@ -410,6 +412,16 @@ class RequestLogRepository {
                                 ? null
                                 : (int) decision.released().count())
                 .param("remaining", decision.remaining())
+                .param(
+                        "shadowDecision",
+                        decision.shadow() == null
+                                ? null
+                                : decision.shadow().verdict().name())
+                .param(
+                        "shadowReason",
+                        decision.shadow() == null || decision.shadow().reason() == null
+                                ? null
+                                : decision.shadow().reason().name())
                 .update();
     }
 

@@ -8,11 +8,12 @@ import io.risklimits.decision.Direction;
 import io.risklimits.decision.Usage;
 import io.risklimits.decision.Window;
 import io.risklimits.decision.WindowCalendar;
+import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.time.LocalDateTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -38,29 +39,18 @@ import org.springframework.stereotype.Repository;
 class RunningUsageRepository {
 
     // The running totals before a window are those before its first bucket; without a bucket in the
-    // window, those of the latest bucket (older than the window); without any bucket, zero. For a key
-    // whose window starts are remembered (read_starts false) the window probes do not run and the
-    // amount_before_* and count_before_* columns are not used. bucket_in_24h: the key has a bucket in
-    // the last 24 hours, which the archiver cannot delete, so its starts may be remembered (WindowStarts).
+    // window, those of the latest bucket (older than the window); without any bucket, zero. One probe
+    // per window start (:windowStarts, in Window order, the 24h window's first), each an index-only
+    // scan; for a key whose window starts are remembered (read_starts false) none runs and the arrays
+    // are null. bucket_in_24h: the key has a bucket in the last 24 hours, which the archiver cannot
+    // delete, so its starts may be remembered (WindowStarts).
     // Buckets after the decision's bucket are counted too, as in HourlyUsageRepository.
     private static final String SELECT_USAGE = """
             SELECT key.entity_id, key.channel_code, key.direction_code,
                    latest.bucket_ts AS latest_bucket_ts, latest.running_amount AS latest_running_amount,
                    latest.running_count AS latest_running_count, latest.ctid AS latest_row_id,
                    latest.rewrites AS latest_rewrites,
-                   coalesce(since_24h.amount_before, latest.running_amount, 0) AS amount_before_24h,
-                   coalesce(since_24h.count_before, latest.running_count, 0) AS count_before_24h,
-                   coalesce(since_7d.amount_before, latest.running_amount, 0) AS amount_before_7d,
-                   coalesce(since_7d.count_before, latest.running_count, 0) AS count_before_7d,
-                   coalesce(since_30d.amount_before, latest.running_amount, 0) AS amount_before_30d,
-                   coalesce(since_30d.count_before, latest.running_count, 0) AS count_before_30d,
-                   coalesce(since_day.amount_before, latest.running_amount, 0) AS amount_before_day,
-                   coalesce(since_day.count_before, latest.running_count, 0) AS count_before_day,
-                   coalesce(since_week.amount_before, latest.running_amount, 0) AS amount_before_week,
-                   coalesce(since_week.count_before, latest.running_count, 0) AS count_before_week,
-                   coalesce(since_month.amount_before, latest.running_amount, 0) AS amount_before_month,
-                   coalesce(since_month.count_before, latest.running_count, 0) AS count_before_month,
-                   since_24h.amount_before IS NOT NULL AS bucket_in_24h
+                   starts.amounts_before, starts.counts_before, coalesce(starts.bucket_in_24h, false) AS bucket_in_24h
             FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
                         CAST(:readStarts AS boolean[]))
                  AS key (entity_id, channel_code, direction_code, read_starts)
@@ -71,65 +61,30 @@ class RunningUsageRepository {
                                  AND bucket.direction_code = key.direction_code
                                ORDER BY bucket.bucket_ts DESC
                                LIMIT 1) AS latest ON true
-            LEFT JOIN LATERAL (SELECT amount_before, count_before
-                               FROM risk_hourly_agg bucket
-                               WHERE key.read_starts
-                                 AND bucket.entity_id = key.entity_id
-                                 AND bucket.channel_code = key.channel_code
-                                 AND bucket.direction_code = key.direction_code
-                                 AND bucket.bucket_ts >= :since24h
-                               ORDER BY bucket.bucket_ts
-                               LIMIT 1) AS since_24h ON true
-            LEFT JOIN LATERAL (SELECT amount_before, count_before
-                               FROM risk_hourly_agg bucket
-                               WHERE key.read_starts
-                                 AND bucket.entity_id = key.entity_id
-                                 AND bucket.channel_code = key.channel_code
-                                 AND bucket.direction_code = key.direction_code
-                                 AND bucket.bucket_ts >= :since7d
-                               ORDER BY bucket.bucket_ts
-                               LIMIT 1) AS since_7d ON true
-            LEFT JOIN LATERAL (SELECT amount_before, count_before
-                               FROM risk_hourly_agg bucket
-                               WHERE key.read_starts
-                                 AND bucket.entity_id = key.entity_id
-                                 AND bucket.channel_code = key.channel_code
-                                 AND bucket.direction_code = key.direction_code
-                                 AND bucket.bucket_ts >= :since30d
-                               ORDER BY bucket.bucket_ts
-                               LIMIT 1) AS since_30d ON true
-            LEFT JOIN LATERAL (SELECT amount_before, count_before
-                               FROM risk_hourly_agg bucket
-                               WHERE key.read_starts
-                                 AND bucket.entity_id = key.entity_id
-                                 AND bucket.channel_code = key.channel_code
-                                 AND bucket.direction_code = key.direction_code
-                                 AND bucket.bucket_ts >= :sinceDay
-                               ORDER BY bucket.bucket_ts
-                               LIMIT 1) AS since_day ON true
-            LEFT JOIN LATERAL (SELECT amount_before, count_before
-                               FROM risk_hourly_agg bucket
-                               WHERE key.read_starts
-                                 AND bucket.entity_id = key.entity_id
-                                 AND bucket.channel_code = key.channel_code
-                                 AND bucket.direction_code = key.direction_code
-                                 AND bucket.bucket_ts >= :sinceWeek
-                               ORDER BY bucket.bucket_ts
-                               LIMIT 1) AS since_week ON true
-            LEFT JOIN LATERAL (SELECT amount_before, count_before
-                               FROM risk_hourly_agg bucket
-                               WHERE key.read_starts
-                                 AND bucket.entity_id = key.entity_id
-                                 AND bucket.channel_code = key.channel_code
-                                 AND bucket.direction_code = key.direction_code
-                                 AND bucket.bucket_ts >= :sinceMonth
-                               ORDER BY bucket.bucket_ts
-                               LIMIT 1) AS since_month ON true
+            LEFT JOIN LATERAL (
+                SELECT array_agg(coalesce(first_bucket.amount_before, latest.running_amount, 0)
+                                 ORDER BY window_start.position) AS amounts_before,
+                       array_agg(coalesce(first_bucket.count_before, latest.running_count, 0)
+                                 ORDER BY window_start.position) AS counts_before,
+                       bool_or(window_start.position = 1 AND first_bucket.amount_before IS NOT NULL) AS bucket_in_24h
+                FROM unnest(CAST(:windowStarts AS timestamp[])) WITH ORDINALITY AS window_start (since, position)
+                LEFT JOIN LATERAL (SELECT amount_before, count_before
+                                   FROM risk_hourly_agg bucket
+                                   WHERE bucket.entity_id = key.entity_id
+                                     AND bucket.channel_code = key.channel_code
+                                     AND bucket.direction_code = key.direction_code
+                                     AND bucket.bucket_ts >= window_start.since
+                                   ORDER BY bucket.bucket_ts
+                                   LIMIT 1) AS first_bucket ON true
+                WHERE key.read_starts) AS starts ON true
             """;
 
     // a key's row: its latest bucket (null without buckets), and its window starts as read (null when
     // remembered)
     private record KeyRow(BusinessKey key, LatestBucket latest, WindowStarts starts, boolean bucketIn24h) {}
+
+    private static final List<Window> USAGE_WINDOWS =
+            Arrays.stream(Window.values()).filter(Window::countsUsage).toList();
 
     private final JdbcOperations jdbc;
     private final WindowCalendar calendar;
@@ -177,12 +132,7 @@ class RunningUsageRepository {
         MapSqlParameterSource parameters = KeyArrays.of(keys)
                 .parameters()
                 .addValue("readStarts", readStarts)
-                .addValue("since24h", since(Window.LAST_24_HOURS, bucket))
-                .addValue("since7d", since(Window.LAST_7_DAYS, bucket))
-                .addValue("since30d", since(Window.LAST_30_DAYS, bucket))
-                .addValue("sinceDay", since(Window.DAY, bucket))
-                .addValue("sinceWeek", since(Window.WEEK, bucket))
-                .addValue("sinceMonth", since(Window.MONTH, bucket));
+                .addValue("windowStarts", windowStarts(bucket));
         Supplier<List<KeyRow>> rows = trip.query(SELECT_USAGE, parameters, rs -> {
             List<KeyRow> read = new ArrayList<>(keys.size());
             while (rs.next()) {
@@ -200,8 +150,12 @@ class RunningUsageRepository {
         return () -> reading(rows.get(), remembered, bucket);
     }
 
-    private LocalDateTime since(Window window, Instant bucket) {
-        return utcTimestamp(calendar.startFor(window, bucket));
+    // the first hour of each window that counts usage, in Window order (24h first), as SELECT_USAGE reads
+    // them: UTC timestamps as text, since the driver binds no array of date-times
+    private String[] windowStarts(Instant bucket) {
+        return USAGE_WINDOWS.stream()
+                .map(window -> utcTimestamp(calendar.startFor(window, bucket)).toString())
+                .toArray(String[]::new);
     }
 
     private UsageReading reading(List<KeyRow> rows, Map<BusinessKey, WindowStarts> remembered, Instant bucket) {
@@ -257,16 +211,11 @@ class RunningUsageRepository {
     }
 
     private static WindowStarts windowStarts(ResultSet rs, LatestBucket latest) throws SQLException {
+        BigDecimal[] amounts = (BigDecimal[]) rs.getArray("amounts_before").getArray();
+        Long[] counts = (Long[]) rs.getArray("counts_before").getArray();
         Map<Window, WindowStarts.Before> byWindow = new EnumMap<>(Window.class);
-        for (Window window : Window.values()) {
-            if (!window.countsUsage()) {
-                continue;
-            }
-            byWindow.put(
-                    window,
-                    new WindowStarts.Before(
-                            rs.getBigDecimal("amount_before_" + window.label()),
-                            rs.getLong("count_before_" + window.label())));
+        for (int i = 0; i < USAGE_WINDOWS.size(); i++) {
+            byWindow.put(USAGE_WINDOWS.get(i), new WindowStarts.Before(amounts[i], counts[i]));
         }
         return new WindowStarts(byWindow, latest == null ? 0 : latest.rewrites());
     }
