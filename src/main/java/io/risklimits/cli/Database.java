@@ -20,6 +20,11 @@ final class Database implements AutoCloseable {
         return jdbc;
     }
 
+    /** The connection itself, for a command that manages its own transaction (a streaming read). */
+    Connection connection() {
+        return connection;
+    }
+
     @Override
     public void close() {
         try {

@@ -20,6 +20,7 @@ import picocli.CommandLine.ScopeType;
             ArchiveRunCommand.class,
             ArchiveStatusCommand.class,
             SendEventCommand.class,
+            BacktestCommand.class,
             picocli.CommandLine.HelpCommand.class
         })
 final class RiskLimitsCommand {

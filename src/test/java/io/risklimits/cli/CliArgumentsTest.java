@@ -2,7 +2,11 @@ package io.risklimits.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -51,6 +55,52 @@ class CliArgumentsTest {
         assertThat(run.out()).isEmpty();
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+            bad line         | --from 2026-11-01T00:00:00Z --to 2026-11-02T00:00:00Z                           | line 3: 'card' is not a channel
+            same scope twice | --from 2026-11-01T00:00:00Z --to 2026-11-02T00:00:00Z                           | line 4: a second row for channel CARD direction OUT entity * window 24h (the first is on line 2)
+            short line       | --from 2026-11-01T00:00:00Z --to 2026-11-02T00:00:00Z                           | line 5: expected 6 fields
+            from after to    | --from 2026-11-02T00:00:00Z --to 2026-11-01T00:00:00Z                           | --from must be before --to
+            from equals to   | --from 2026-11-01T00:00:00Z --to 2026-11-01T00:00:00Z                           | --from must be before --to
+            not an instant   | --from 2026-11-01 --to 2026-11-02T00:00:00Z                                     | expected an ISO-8601 instant like 2026-11-01T00:00:00Z but was '2026-11-01'
+            half-hour zone   | --from 2026-11-01T00:00:00Z --to 2026-11-02T00:00:00Z --time-zone Asia/Kolkata  | time zone Asia/Kolkata has the offset +05:30 from UTC, which is not a whole number of hours
+            unknown zone     | --from 2026-11-01T00:00:00Z --to 2026-11-02T00:00:00Z --time-zone Mars/Olympus  | 'Mars/Olympus' is not a time zone
+            """)
+    void aBacktestWithBadArgumentsExitsWithTwoAndSaysWhatIsWrong(String file, String arguments, String message)
+            throws IOException {
+        Path limits = limitsFile(
+                switch (file) {
+                    case "bad line" -> "CARD,OUT,,24h,1000,10\ncard,OUT,,day,1000,10\n";
+                    case "same scope twice" -> "CARD,OUT,,24h,1000,10\nCARD,OUT,,day,1000,10\nCARD,OUT,,24h,5,1\n";
+                    case "short line" -> "CARD,OUT,,24h,1000,10\nCARD,IN,,24h,1000,10\n\nCARD,*,,txn,10\n";
+                    default -> "CARD,OUT,,24h,1000,10\n";
+                });
+
+        CliRun run = CliRun.of(("backtest --limits " + limits + " " + arguments + " " + NOWHERE).split(" +"));
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(2);
+        assertThat(run.err()).as(run.toString()).contains(message).doesNotContain("\tat ");
+        assertThat(run.out()).isEmpty();
+    }
+
+    @Test
+    void backtestHelpListsItsOptions() {
+        CliRun run = CliRun.of("backtest", "--help");
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains("--limits=FILE", "--from=INSTANT", "--to=INSTANT", "--time-zone=ZONE", "--json");
+    }
+
+    @TempDir
+    Path files;
+
+    /** A limits file with a header line, then the given rows. */
+    private Path limitsFile(String rows) throws IOException {
+        Path file = files.resolve("limits.csv");
+        Files.writeString(file, "channel,direction,entity_id,window,max_amount,max_count\n" + rows);
+        return file;
+    }
+
     @Test
     void anUnreachableDatabaseIsOneLineAndExitCodeOne() {
         CliRun run = CliRun.of("limits", "show", NOWHERE);
@@ -69,7 +119,7 @@ class CliArgumentsTest {
         CliRun run = CliRun.of("help");
 
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).contains("limits", "explain", "archive", "archive-status", "send-event");
+        assertThat(run.out()).contains("limits", "explain", "archive", "archive-status", "send-event", "backtest");
     }
 
     @Test

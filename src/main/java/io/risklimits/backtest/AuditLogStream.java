@@ -1,0 +1,84 @@
+package io.risklimits.backtest;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
+
+/**
+ * Reads the audit log for a backtest, in one streaming query over one snapshot: every authorization
+ * and reversal decided before the period's end, of the keys that have one inside the period, key by
+ * key in the order they were decided. Only one key's rows are held at a time.
+ *
+ * <p>It runs against a live database without holding up the decider: one READ ONLY transaction at
+ * REPEATABLE READ, whose SELECT takes only the ACCESS SHARE lock every reader takes (no row locks, no
+ * advisory locks), read through a server-side cursor, so the decider goes on writing both tables.
+ */
+public final class AuditLogStream {
+
+    /** Rows per round trip of the cursor. */
+    static final int FETCH_ROWS = 10_000;
+
+    // the first statement of the transaction, so the whole read sees one snapshot
+    private static final String ONE_SNAPSHOT = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY";
+
+    // bucket_hour: the bucket in hours since the epoch; a timestamp without zone is UTC here
+    private static final String SELECT_HISTORIES = """
+            WITH period_keys AS (
+                SELECT DISTINCT entity_id, channel_code, direction_code
+                FROM risk_request_log
+                WHERE decided_at >= :from AND decided_at < :to
+                  AND decision <> 'INVALID'
+            )
+            SELECT log.entity_id, log.channel_code, log.direction_code, log.dedupe_id, log.type, log.decision,
+                   log.amount, log.reverses, log.released_amount, log.released_count,
+                   CAST(extract(epoch FROM log.bucket_ts) AS bigint) / 3600 AS bucket_hour,
+                   log.decided_at >= :from AS in_period
+            FROM period_keys
+            JOIN risk_request_log AS log USING (entity_id, channel_code, direction_code)
+            WHERE log.decided_at < :to
+              AND log.decision <> 'INVALID'
+            ORDER BY log.entity_id, log.channel_code, log.direction_code, log.decided_at, log.decided_order
+            """;
+
+    private final Connection connection;
+
+    /** @param connection used for the read, then left in the autocommit mode it had */
+    public AuditLogStream(Connection connection) {
+        this.connection = connection;
+    }
+
+    /**
+     * Hands each key's history (its rows decided before {@code to}, those from {@code from} on marked
+     * in the period) to the consumer, key after key; returns the number of rows read.
+     */
+    public long read(Instant from, Instant to, Consumer<KeyHistory> histories) throws SQLException {
+        boolean autoCommit = connection.getAutoCommit();
+        // a cursor needs a transaction: without one the driver fetches the whole result at once
+        connection.setAutoCommit(false);
+        try {
+            JdbcTemplate jdbc = new JdbcTemplate(new SingleConnectionDataSource(connection, true));
+            jdbc.setFetchSize(FETCH_ROWS);
+            jdbc.execute(ONE_SNAPSHOT);
+            KeyGrouping grouping = new KeyGrouping(histories);
+            new NamedParameterJdbcTemplate(jdbc)
+                    .query(SELECT_HISTORIES, Map.of("from", utc(from), "to", utc(to)), grouping);
+            grouping.finish();
+            return grouping.rowsRead();
+        } finally {
+            // read only: nothing to keep
+            connection.rollback();
+            connection.setAutoCommit(autoCommit);
+        }
+    }
+
+    private static OffsetDateTime utc(Instant instant) {
+        return instant.atOffset(ZoneOffset.UTC);
+    }
+}

@@ -1,0 +1,67 @@
+package io.risklimits.backtest;
+
+import io.risklimits.decision.BusinessKey;
+import io.risklimits.decision.Direction;
+import io.risklimits.decision.EventType;
+import io.risklimits.decision.Verdict;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Consumer;
+import org.springframework.jdbc.core.RowCallbackHandler;
+
+/** Turns the audit log's rows, ordered by key, into one {@link KeyHistory} per key as each key ends. */
+final class KeyGrouping implements RowCallbackHandler {
+
+    private final Consumer<KeyHistory> histories;
+    private BusinessKey key;
+    private List<AuditRow> rows = new ArrayList<>();
+    private long rowsRead;
+
+    KeyGrouping(Consumer<KeyHistory> histories) {
+        this.histories = histories;
+    }
+
+    @Override
+    public void processRow(ResultSet rs) throws SQLException {
+        UUID entityId = rs.getObject("entity_id", UUID.class);
+        String channel = rs.getString("channel_code");
+        String direction = rs.getString("direction_code");
+        if (key == null
+                || !key.entityId().equals(entityId)
+                || !key.channel().equals(channel)
+                || !key.direction().name().equals(direction)) {
+            finish();
+            key = new BusinessKey(entityId, channel, Direction.valueOf(direction));
+        }
+        rows.add(row(rs));
+        rowsRead++;
+    }
+
+    /** Hands on the last key's history, if any. */
+    void finish() {
+        if (key != null && !rows.isEmpty()) {
+            histories.accept(new KeyHistory(key, rows));
+            rows = new ArrayList<>();
+        }
+    }
+
+    long rowsRead() {
+        return rowsRead;
+    }
+
+    private static AuditRow row(ResultSet rs) throws SQLException {
+        return new AuditRow(
+                rs.getObject("dedupe_id", UUID.class),
+                EventType.valueOf(rs.getString("type")),
+                Verdict.valueOf(rs.getString("decision")),
+                rs.getLong("amount"),
+                rs.getObject("reverses", UUID.class),
+                rs.getLong("released_amount"),
+                rs.getInt("released_count"),
+                rs.getLong("bucket_hour"),
+                rs.getBoolean("in_period"));
+    }
+}

@@ -1,0 +1,51 @@
+package io.risklimits.backtest;
+
+import io.risklimits.decision.BusinessKey;
+import io.risklimits.decision.Limits;
+import io.risklimits.limits.LimitRow;
+import io.risklimits.limits.LimitTable;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The limits a backtest tries: enforced rows resolved as the service resolves risk_limit (for each
+ * window the most specific matching row, {@link LimitTable}), and the scope each key is reported under.
+ */
+public final class ProposedLimits {
+
+    private final LimitTable table;
+    private final int rowCount;
+
+    /** @throws IllegalArgumentException for a shadow row: a backtest tries enforced limits only */
+    public ProposedLimits(List<LimitRow> rows) {
+        if (rows.stream().anyMatch(row -> row.mode() != LimitRow.Mode.ENFORCE)) {
+            throw new IllegalArgumentException("proposed limits are enforced rows only");
+        }
+        this.table = new LimitTable(rows);
+        this.rowCount = rows.size();
+    }
+
+    public int rowCount() {
+        return rowCount;
+    }
+
+    Limits limitsFor(BusinessKey key) {
+        return table.limitsFor(key);
+    }
+
+    /** The scope of the most specific proposed row that matches the key, else {@link Scope#UNLIMITED}. */
+    Scope scopeOf(BusinessKey key) {
+        return table.winningRows(key).values().stream()
+                .max(Comparator.comparingInt(ProposedLimits::specificity))
+                .map(Scope::of)
+                .orElse(Scope.UNLIMITED);
+    }
+
+    // the weights of LimitRow's own specificity: the entity most, then the channel, then the direction;
+    // two rows of equal weight that match one key have the same scope
+    private static int specificity(LimitRow row) {
+        return (row.entityId() != null ? 4 : 0)
+                + (row.channel().equals(LimitRow.ANY) ? 0 : 2)
+                + (row.direction().equals(LimitRow.ANY) ? 0 : 1);
+    }
+}

@@ -1,0 +1,60 @@
+package io.risklimits.backtest;
+
+import io.risklimits.decision.Reason;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * What the proposed limits would have changed for the keys of one scope (or of all, for the totals):
+ * authorizations decided the other way, and reversals whose outcome changed with their originals.
+ *
+ * @param approvedToRejected stored APPROVED, rejected under the proposed limits
+ * @param approvedToRejectedByReason the same, by the reason of the new rejection
+ * @param rejectedToApproved stored REJECTED, approved under the proposed limits
+ * @param releasedToRejected reversals stored RELEASED that would release nothing (their original flipped)
+ * @param rejectedToReleased reversals stored REJECTED that would release
+ */
+public record ScopeReport(
+        Scope scope,
+        long keys,
+        long authorizations,
+        Change approvedToRejected,
+        Map<Reason, Change> approvedToRejectedByReason,
+        Change rejectedToApproved,
+        long reversals,
+        Change releasedToRejected,
+        Change rejectedToReleased) {
+
+    public ScopeReport {
+        Map<Reason, Change> copy = new EnumMap<>(Reason.class);
+        copy.putAll(approvedToRejectedByReason);
+        approvedToRejectedByReason = Collections.unmodifiableMap(copy);
+    }
+
+    public static ScopeReport empty(Scope scope) {
+        return new ScopeReport(scope, 0, 0, Change.NONE, Map.of(), Change.NONE, 0, Change.NONE, Change.NONE);
+    }
+
+    /** This report and another added up, under this report's scope. */
+    public ScopeReport plus(ScopeReport other) {
+        Map<Reason, Change> byReason = new EnumMap<>(Reason.class);
+        byReason.putAll(approvedToRejectedByReason);
+        other.approvedToRejectedByReason.forEach((reason, change) -> byReason.merge(reason, change, Change::plus));
+        return new ScopeReport(
+                scope,
+                keys + other.keys,
+                authorizations + other.authorizations,
+                approvedToRejected.plus(other.approvedToRejected),
+                byReason,
+                rejectedToApproved.plus(other.rejectedToApproved),
+                reversals + other.reversals,
+                releasedToRejected.plus(other.releasedToRejected),
+                rejectedToReleased.plus(other.rejectedToReleased));
+    }
+
+    /** Authorizations decided the other way, either way. */
+    public long flips() {
+        return approvedToRejected.count() + rejectedToApproved.count();
+    }
+}

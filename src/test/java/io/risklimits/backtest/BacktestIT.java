@@ -1,0 +1,377 @@
+package io.risklimits.backtest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.risklimits.cli.OperatorCli;
+import io.risklimits.decision.BusinessKey;
+import io.risklimits.decision.Direction;
+import io.risklimits.decision.Window;
+import io.risklimits.limits.LimitRow;
+import io.risklimits.support.TestInfrastructure;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.jdbc.core.JdbcTemplate;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The backtest command against a history in the real PostgreSQL, generated and decided by a naive
+ * reference model under limits L in New York time across the end of daylight saving time
+ * (2026-11-01): replayed under L it flips nothing; under other limits it flips exactly what the
+ * reference model flips when it decides the period again from the stored state before it. The keys'
+ * channels are this run's own; other keys in the period (none, normally) fall under "unlimited" and
+ * are not looked at.
+ */
+class BacktestIT {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final ZoneId NEW_YORK = ZoneId.of("America/New_York");
+    private static final Instant HISTORY_START = Instant.parse("2026-10-10T00:00:00Z");
+    private static final int HISTORY_HOURS = 40 * 24;
+    private static final Instant FROM = Instant.parse("2026-10-28T12:34:56Z");
+    private static final Instant TO = Instant.parse("2026-11-06T07:00:00Z");
+
+    private static final String CARD = uniqueChannel("BTC");
+    private static final String WIRE = uniqueChannel("BTW");
+    // the channel of a key decided while a backtest reads: none of the scopes looked at
+    private static final String LATE = uniqueChannel("BTL");
+    private static final UUID[] ENTITIES = {UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID()};
+
+    private static final List<BusinessKey> KEYS = List.of(
+            new BusinessKey(ENTITIES[0], CARD, Direction.OUT),
+            new BusinessKey(ENTITIES[1], CARD, Direction.OUT),
+            new BusinessKey(ENTITIES[1], CARD, Direction.IN),
+            new BusinessKey(ENTITIES[2], CARD, Direction.OUT),
+            new BusinessKey(ENTITIES[2], WIRE, Direction.OUT),
+            new BusinessKey(ENTITIES[3], WIRE, Direction.IN),
+            new BusinessKey(ENTITIES[0], WIRE, Direction.OUT),
+            new BusinessKey(ENTITIES[3], WIRE, Direction.OUT));
+
+    // the limits the history was decided under: every window kind, scopes of each specificity but "*"
+    private static final List<LimitRow> LIMITS = List.of(
+            row(CARD, "*", null, Window.LAST_24_HOURS, 40_000, 12),
+            row(CARD, "*", null, Window.MONTH, 700_000, 200),
+            row(CARD, "OUT", null, Window.DAY, 30_000, 9),
+            row(CARD, "OUT", null, Window.TXN, 15_000, 0),
+            row(CARD, "OUT", ENTITIES[0], Window.LAST_24_HOURS, 20_000, 6),
+            row(WIRE, "*", null, Window.WEEK, 120_000, 30),
+            row(WIRE, "*", null, Window.TXN, 12_000, 0),
+            row(WIRE, "OUT", ENTITIES[2], Window.DAY, 15_000, 5),
+            row(WIRE, "IN", null, Window.LAST_7_DAYS, 100_000, 25));
+
+    // stricter and looser rows, one key moved to a scope of its own, the month row gone
+    private static final List<LimitRow> PROPOSED = List.of(
+            row(CARD, "*", null, Window.LAST_24_HOURS, 30_000, 12),
+            row(CARD, "OUT", null, Window.DAY, 45_000, 9),
+            row(CARD, "OUT", null, Window.TXN, 15_000, 0),
+            row(CARD, "OUT", ENTITIES[0], Window.LAST_24_HOURS, 20_000, 4),
+            row(WIRE, "*", null, Window.WEEK, 90_000, 30),
+            row(WIRE, "*", null, Window.TXN, 16_000, 0),
+            row(WIRE, "OUT", ENTITIES[2], Window.DAY, 25_000, 5),
+            row(WIRE, "OUT", ENTITIES[3], Window.TXN, 3_000, 0),
+            row(WIRE, "IN", null, Window.LAST_7_DAYS, 100_000, 20));
+
+    private static GeneratedHistory history;
+
+    @TempDir
+    Path files;
+
+    @BeforeAll
+    static void fileTheHistory() {
+        history = new GeneratedHistory(KEYS, 34).generate(HISTORY_START, HISTORY_HOURS, 300, LIMITS, NEW_YORK);
+        history.insert(new JdbcTemplate(TestInfrastructure.get().dataSource()));
+    }
+
+    @AfterAll
+    static void deleteTheHistory() {
+        JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
+        for (String table : List.of("risk_request_log", "risk_hourly_agg")) {
+            db.update("DELETE FROM " + table + " WHERE channel_code IN (?, ?, ?)", CARD, WIRE, LATE);
+        }
+    }
+
+    @Test
+    void underTheLimitsTheHistoryWasDecidedUnderNothingFlips() throws IOException {
+        JsonNode result = backtest(LIMITS, "--json");
+
+        Map<String, JsonNode> scopes = ourScopes(result);
+        long authorizationsInPeriod = history.events.stream()
+                .filter(event -> event.kind == HistoryEvent.Kind.AUTHORIZATION && event.decidedIn(FROM, TO))
+                .count();
+        assertThat(authorizationsInPeriod).isGreaterThan(300);
+        assertThat(scopes.values().stream()
+                        .mapToLong(scope -> scope.get("authorizations").longValue())
+                        .sum())
+                .isEqualTo(authorizationsInPeriod);
+        assertThat(scopes.values().stream()
+                        .mapToLong(scope -> scope.get("keys").longValue())
+                        .sum())
+                .isEqualTo(KEYS.size());
+        for (JsonNode scope : scopes.values()) {
+            assertThat(List.of(
+                            scope.get("approved_to_rejected").get("count").longValue(),
+                            scope.get("rejected_to_approved").get("count").longValue(),
+                            scope.get("released_to_rejected").get("count").longValue(),
+                            scope.get("rejected_to_released").get("count").longValue()))
+                    .as("changes in %s", scope)
+                    .containsOnly(0L);
+        }
+        assertThat(result.get("rows_read").longValue()).isGreaterThanOrEqualTo(rowsBeforeTheEnd());
+    }
+
+    @Test
+    void underOtherLimitsItFlipsWhatTheReferenceModelFlips() throws IOException {
+        Map<String, Expected> expected = expectedUnder(PROPOSED);
+
+        Map<String, JsonNode> scopes = ourScopes(backtest(PROPOSED, "--json"));
+
+        assertThat(scopes.keySet()).isEqualTo(expected.keySet());
+        long flips = 0;
+        for (Map.Entry<String, Expected> scope : expected.entrySet()) {
+            JsonNode found = scopes.get(scope.getKey());
+            assertThat(Expected.of(found)).as("scope %s", scope.getKey()).isEqualTo(scope.getValue());
+            flips += scope.getValue().approvedToRejected()[0] + scope.getValue().rejectedToApproved()[0];
+        }
+        assertThat(flips).as("the proposed limits flip something").isGreaterThan(20);
+    }
+
+    @Test
+    void theTextReportHasARowPerScopeAndTheRowsReadPerSecond() throws IOException {
+        CliResult run = run(PROPOSED);
+
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        assertThat(run.out())
+                .contains("against 9 proposed limit rows", "approved->rejected", "rejected->approved")
+                .containsPattern("(?m)^" + WIRE + "\\s+OUT\\s+" + ENTITIES[3] + "\\s+1\\s+\\d+")
+                .containsPattern("(?m)^total\\s+")
+                .containsPattern("rows read: \\d+ in \\d+\\.\\d\\d s \\(\\d+ rows/s\\)");
+    }
+
+    /**
+     * While a backtest's read is open (its transaction and cursor mid-stream), a decider's transaction
+     * on another connection takes a key's advisory lock, writes both tables and commits; a block would
+     * end it with the statement timeout. The read holds no lock but ACCESS SHARE on what it reads, and
+     * sees none of what was committed after it began.
+     */
+    @Test
+    void aBacktestReadingTheLogHoldsUpNoDecision() throws SQLException {
+        TestInfrastructure infrastructure = TestInfrastructure.get();
+        BusinessKey lateKey =
+                new BusinessKey(UUID.fromString("ffffffff-ffff-4fff-bfff-ffffffffffff"), LATE, Direction.IN);
+        List<BusinessKey> seen = new ArrayList<>();
+        List<String> readerLocks = new ArrayList<>();
+        try (Connection reader = connect(infrastructure);
+                Connection decider = connect(infrastructure)) {
+            long readerPid = pid(reader);
+            long rows = new AuditLogStream(reader).read(FROM, TO, keyHistory -> {
+                if (seen.isEmpty()) {
+                    readerLocks.addAll(locksOf(decider, readerPid));
+                    decideMeanwhile(decider, lateKey);
+                }
+                seen.add(keyHistory.key());
+            });
+
+            assertThat(rows).isGreaterThanOrEqualTo(rowsBeforeTheEnd());
+        }
+        assertThat(seen).containsAll(KEYS).doesNotContain(lateKey);
+        assertThat(readerLocks)
+                .isNotEmpty()
+                .allMatch(lock -> lock.equals("relation AccessShareLock") || lock.equals("virtualxid ExclusiveLock"));
+    }
+
+    /** What a decider's batch does: the key's advisory lock, an audit row, a bucket, commit. */
+    private static void decideMeanwhile(Connection decider, BusinessKey key) {
+        try (Statement statement = decider.createStatement()) {
+            decider.setAutoCommit(false);
+            statement.execute("SET LOCAL statement_timeout = '5s'");
+            statement.execute("SELECT pg_advisory_xact_lock(risk_business_key_hash('" + key.entityId() + "', '"
+                    + key.channel() + "', '" + key.direction() + "'))");
+            statement.executeUpdate("""
+                    INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
+                                                  decision, amount, currency, decided_at)
+                    VALUES ('%s', '%s', '%s', gen_random_uuid(), '2026-11-02 10:00', 'APPROVED', 100, 'USD',
+                            '2026-11-02 10:15Z')
+                    """.formatted(key.entityId(), key.channel(), key.direction()));
+            statement.executeUpdate("""
+                    INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count)
+                    VALUES ('%s', '%s', '%s', '2026-11-02 10:00', 100, 1)
+                    """.formatted(key.entityId(), key.channel(), key.direction()));
+            decider.commit();
+        } catch (SQLException blocked) {
+            throw new AssertionError("the decider's transaction failed while the backtest read", blocked);
+        }
+    }
+
+    private static List<String> locksOf(Connection observer, long pid) {
+        List<String> locks = new ArrayList<>();
+        try (Statement statement = observer.createStatement();
+                ResultSet rs =
+                        statement.executeQuery("SELECT locktype || ' ' || mode FROM pg_locks WHERE pid = " + pid)) {
+            while (rs.next()) {
+                locks.add(rs.getString(1));
+            }
+        } catch (SQLException failed) {
+            throw new AssertionError(failed);
+        }
+        return locks;
+    }
+
+    private static long pid(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery("SELECT pg_backend_pid()")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private static Connection connect(TestInfrastructure infrastructure) throws SQLException {
+        return DriverManager.getConnection(
+                infrastructure.jdbcUrl(), infrastructure.username(), infrastructure.password());
+    }
+
+    private JsonNode backtest(List<LimitRow> limits, String... more) throws IOException {
+        CliResult run = run(limits, more);
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        return JSON.readTree(run.out());
+    }
+
+    private CliResult run(List<LimitRow> limits, String... more) throws IOException {
+        Path csv = files.resolve("limits-" + UUID.randomUUID() + ".csv");
+        StringBuilder text = new StringBuilder("channel,direction,entity_id,window,max_amount,max_count\n");
+        for (LimitRow row : limits) {
+            text.append(String.join(
+                            ",",
+                            row.channel(),
+                            row.direction(),
+                            row.entityId() == null ? "" : row.entityId().toString(),
+                            row.window().label(),
+                            Long.toString(row.maxAmount()),
+                            Long.toString(row.maxCount())))
+                    .append('\n');
+        }
+        Files.writeString(csv, text);
+        TestInfrastructure infrastructure = TestInfrastructure.get();
+        List<String> arguments = new ArrayList<>(List.of(
+                "backtest",
+                "--limits",
+                csv.toString(),
+                "--from",
+                FROM.toString(),
+                "--to",
+                TO.toString(),
+                "--time-zone",
+                NEW_YORK.getId(),
+                "--jdbc-url=" + infrastructure.jdbcUrl(),
+                "--db-user=" + infrastructure.username(),
+                "--db-password=" + infrastructure.password()));
+        arguments.addAll(List.of(more));
+        return CliResult.of(arguments.toArray(String[]::new));
+    }
+
+    /** This run's scopes by "channel/direction/entity", the other keys' (unlimited) left out. */
+    private static Map<String, JsonNode> ourScopes(JsonNode result) {
+        Map<String, JsonNode> scopes = new HashMap<>();
+        for (JsonNode scope : result.get("scopes")) {
+            JsonNode name = scope.get("scope");
+            if (!name.isNull()) {
+                String channel = name.get("channel").stringValue();
+                if (channel.equals(CARD) || channel.equals(WIRE)) {
+                    JsonNode entity = name.get("entity_id");
+                    scopes.put(
+                            channel + "/" + name.get("direction").stringValue() + "/"
+                                    + (entity.isNull() ? "" : entity.stringValue()),
+                            scope);
+                }
+            }
+        }
+        return scopes;
+    }
+
+    /** The reference model's flips when it decides the period again under the limits. */
+    private static Map<String, Expected> expectedUnder(List<LimitRow> limits) {
+        Map<String, Expected> byScope = new HashMap<>();
+        for (int key = 0; key < KEYS.size(); key++) {
+            ReferenceModel model = new ReferenceModel(KEYS.get(key), limits, NEW_YORK);
+            Expected expected = byScope.computeIfAbsent(scopeOf(KEYS.get(key), limits), scope -> Expected.empty());
+            expected.keys()[0]++;
+            for (HistoryEvent event : history.events) {
+                if (event.key != key || !event.decidedAt.isBefore(TO)) {
+                    continue;
+                }
+                if (event.decidedAt.isBefore(FROM)) {
+                    model.applyStored(event);
+                } else {
+                    expected.count(event, model.decideAgain(event));
+                }
+            }
+        }
+        return byScope;
+    }
+
+    /** The most specific row matching the key, found naively. */
+    private static String scopeOf(BusinessKey key, List<LimitRow> limits) {
+        LimitRow winner = limits.stream()
+                .filter(row ->
+                        row.channel().equals(key.channel()) || row.channel().equals("*"))
+                .filter(row -> row.direction().equals(key.direction().name())
+                        || row.direction().equals("*"))
+                .filter(row -> row.entityId() == null || row.entityId().equals(key.entityId()))
+                .max(Comparator.comparingInt(row -> (row.entityId() == null ? 0 : 4)
+                        + (row.channel().equals("*") ? 0 : 2)
+                        + (row.direction().equals("*") ? 0 : 1)))
+                .orElseThrow();
+        return winner.channel() + "/" + winner.direction() + "/"
+                + (winner.entityId() == null ? "" : winner.entityId().toString());
+    }
+
+    private static long rowsBeforeTheEnd() {
+        return history.events.stream()
+                .filter(event -> event.kind != HistoryEvent.Kind.INVALID && event.decidedAt.isBefore(TO))
+                .count();
+    }
+
+    private static LimitRow row(String channel, String direction, UUID entity, Window window, long amount, long count) {
+        return new LimitRow(channel, direction, entity, window, amount, count);
+    }
+
+    private static String uniqueChannel(String prefix) {
+        return prefix
+                + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36)
+                        .toUpperCase();
+    }
+
+    /** One CLI invocation in this JVM: exit code, stdout, stderr. */
+    record CliResult(int exitCode, String out, String err) {
+        static CliResult of(String... arguments) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            int exitCode = OperatorCli.run(
+                    arguments,
+                    new PrintStream(out, true, StandardCharsets.UTF_8),
+                    new PrintStream(err, true, StandardCharsets.UTF_8));
+            return new CliResult(exitCode, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        }
+    }
+}
