@@ -303,7 +303,8 @@ class ArchiverIT {
     void aRetentionShorterThanTheLongestWindowIsRefusedAtStartUp() {
         assertThatThrownBy(() -> RunningService.start(RunningService.Topics.unique(), Map.of("risk.retention", "7d")))
                 .rootCause()
-                .hasMessageContaining("risk.retention is 7d but a limit uses the 30d window");
+                .hasMessageContaining("risk.retention is 7d but a limit uses the ")
+                .hasMessageContaining("window, which spans up to");
     }
 
     private String plan(String deleteTemplate) {

@@ -28,6 +28,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.JsonNode;
@@ -57,6 +58,12 @@ class DeciderOracleIT {
         boolean reversal() {
             return reverses != null;
         }
+    }
+
+    // its week and month rows would hold other tests' services to a longer retention
+    @AfterEach
+    void deleteLimits() {
+        db.update("DELETE FROM risk_limit WHERE channel = ?", channel);
     }
 
     @Test

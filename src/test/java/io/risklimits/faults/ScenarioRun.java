@@ -154,10 +154,10 @@ final class ScenarioRun implements AutoCloseable {
         }
     }
 
-    /** Old rows of other keys, 31 to 33 days back, and the archive cursor just before them. */
+    /** Old rows of other keys, 33 to 35 days back (past the 32-day retention), and the archive cursor just before them. */
     private void seedBacklogPastRetention(JdbcTemplate db) {
         LocalDateTime start = db.queryForObject(
-                "SELECT date_trunc('hour', (now() AT TIME ZONE 'UTC') - interval '33 days')", LocalDateTime.class);
+                "SELECT date_trunc('hour', (now() AT TIME ZONE 'UTC') - interval '35 days')", LocalDateTime.class);
         db.update("""
                 INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
                                               decision, amount, currency, decided_at)
