@@ -6,16 +6,16 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
+import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.UUID;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadConstraints;
@@ -34,15 +34,16 @@ import tools.jackson.databind.json.JsonMapper;
 public final class TransactionEventReader {
 
     static final long MAX_AMOUNT = 1_000_000_000_000_000L;
-    private static final Pattern UUID_TEXT =
-            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
     private static final Pattern CHANNEL = Pattern.compile("[A-Z0-9_]{1,32}");
     private static final Pattern CURRENCY = Pattern.compile("[A-Z]{3}");
     private static final int MAX_TIMESTAMP_LENGTH = 64;
     // RFC 3339 section 5.6: four-digit year, seconds required, offset Z or +hh:mm (Java also takes
-    // signed years of any length and offsets with seconds, which PostgreSQL cannot store faithfully)
+    // signed years of any length and offsets with seconds, which PostgreSQL cannot store faithfully).
+    // The fields are taken from the groups: a DateTimeFormatter's parse cost more per event than the
+    // rest of the event's validation together.
     private static final Pattern RFC_3339 = Pattern.compile(
-            "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})", Pattern.CASE_INSENSITIVE);
+            "(\\d{4})-(\\d{2})-(\\d{2})T(\\d{2}):(\\d{2}):(\\d{2})(?:\\.(\\d{1,9}))?(Z|([+-])(\\d{2}):(\\d{2}))",
+            Pattern.CASE_INSENSITIVE);
 
     // Jackson's read limits, set on purpose rather than left at its defaults (20 MB strings, nesting 500 in 3.x):
     // - nesting 64: an event is one flat object; 64 leaves room for producers' extra objects, which are
@@ -230,16 +231,8 @@ public final class TransactionEventReader {
         if (text == null) {
             return null;
         }
-        Instant occurredAt;
-        try {
-            if (text.length() > MAX_TIMESTAMP_LENGTH || !RFC_3339.matcher(text).matches()) {
-                throw new DateTimeParseException("not RFC 3339", "", 0);
-            }
-            // microseconds, as PostgreSQL keeps it: a replayed decision must echo the same instant
-            occurredAt = OffsetDateTime.parse(text.toUpperCase(Locale.ROOT), DateTimeFormatter.ISO_OFFSET_DATE_TIME)
-                    .toInstant()
-                    .truncatedTo(ChronoUnit.MICROS);
-        } catch (DateTimeParseException e) {
+        Instant occurredAt = text.length() > MAX_TIMESTAMP_LENGTH ? null : rfc3339(text);
+        if (occurredAt == null) {
             errors.add(new FieldError("occurred_at", "must be an RFC 3339 timestamp, e.g. 2026-11-22T10:15:30Z"));
             return null;
         }
@@ -248,6 +241,48 @@ public final class TransactionEventReader {
             return null;
         }
         return occurredAt;
+    }
+
+    /**
+     * The instant of an RFC 3339 timestamp, to microseconds as PostgreSQL keeps it (a replayed decision
+     * must echo the same instant); null when the text is not one or names no real date, time or offset.
+     */
+    private static Instant rfc3339(String text) {
+        Matcher timestamp = RFC_3339.matcher(text);
+        if (!timestamp.matches()) {
+            return null;
+        }
+        String fraction = timestamp.group(7);
+        int nanos = fraction == null ? 0 : Integer.parseInt((fraction + "00000000").substring(0, 9));
+        try {
+            ZoneOffset offset = timestamp.group(9) == null
+                    ? ZoneOffset.UTC
+                    : ZoneOffset.ofHoursMinutes(
+                            signed(timestamp.group(9), timestamp.group(10)),
+                            signed(timestamp.group(9), timestamp.group(11)));
+            return OffsetDateTime.of(
+                            number(timestamp, 1),
+                            number(timestamp, 2),
+                            number(timestamp, 3),
+                            number(timestamp, 4),
+                            number(timestamp, 5),
+                            number(timestamp, 6),
+                            nanos,
+                            offset)
+                    .toInstant()
+                    .truncatedTo(ChronoUnit.MICROS);
+        } catch (DateTimeException notARealDateTimeOrOffset) {
+            return null;
+        }
+    }
+
+    private static int number(Matcher matcher, int group) {
+        return Integer.parseInt(matcher.group(group));
+    }
+
+    private static int signed(String sign, String digits) {
+        int value = Integer.parseInt(digits);
+        return sign.equals("-") ? -value : value;
     }
 
     private static String matching(JsonNode node, String field, Pattern pattern, String rule, List<FieldError> errors) {
@@ -279,10 +314,25 @@ public final class TransactionEventReader {
             return null;
         }
         String text = node.stringValue();
-        if (text.length() != 36 || !UUID_TEXT.matcher(text).matches()) {
-            return null;
+        return isCanonicalUuid(text) ? UUID.fromString(text) : null;
+    }
+
+    // 8-4-4-4-12 hexadecimal digits, checked by hand: a regular expression here was a tenth of the
+    // reader's time, for the three UUIDs of every event
+    private static boolean isCanonicalUuid(String text) {
+        if (text.length() != 36) {
+            return false;
         }
-        return UUID.fromString(text);
+        for (int i = 0; i < 36; i++) {
+            char c = text.charAt(i);
+            boolean valid = i == 8 || i == 13 || i == 18 || i == 23
+                    ? c == '-'
+                    : (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+            if (!valid) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String strictUtf8(byte[] value) throws CharacterCodingException {

@@ -6,7 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.UUID;
 import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
@@ -41,6 +46,55 @@ class TransactionEventReaderPropertiesTest {
         assertThat(event.amount()).isEqualTo(sent.amount());
         assertThat(event.currency()).isEqualTo("USD");
         assertThat(event.occurredAt()).isEqualTo(sent.occurredAt());
+    }
+
+    /**
+     * The reader takes a timestamp's fields from its pattern's groups; whatever it accepts, and the
+     * instant it reads, must be what java.time's ISO parser (strict, as the contract's RFC 3339 subset
+     * needs) makes of the same text, out-of-range fields included.
+     */
+    @Property(tries = 2000)
+    void aTimestampIsReadAsJavaTimesStrictIsoParserReadsIt(@ForAll("timestamps") String occurredAt) {
+        Instant expected;
+        try {
+            expected = OffsetDateTime.parse(
+                            occurredAt.toUpperCase(java.util.Locale.ROOT), DateTimeFormatter.ISO_OFFSET_DATE_TIME)
+                    .toInstant()
+                    .truncatedTo(ChronoUnit.MICROS);
+        } catch (DateTimeParseException notATimestamp) {
+            expected = null;
+        }
+        String json = "{\"dedupe_id\":\"" + UUID.randomUUID() + "\",\"entity_id\":\"" + UUID.randomUUID()
+                + "\",\"channel\":\"CARD\",\"direction\":\"OUT\",\"amount\":100,\"currency\":\"USD\","
+                + "\"occurred_at\":\"" + occurredAt + "\"}";
+
+        ReadResult result = reader.read(json.getBytes(StandardCharsets.UTF_8));
+
+        if (expected == null || expected.isAfter(NOW.plus(MAX_CLOCK_SKEW))) {
+            assertThat(result).isInstanceOf(ReadResult.Invalid.class);
+        } else {
+            assertThat(result).isInstanceOf(ReadResult.Valid.class);
+            assertThat(((ReadResult.Valid) result).event().occurredAt()).isEqualTo(expected);
+        }
+    }
+
+    @Provide
+    Arbitrary<String> timestamps() {
+        Arbitrary<String> twoDigits = Arbitraries.integers().between(0, 99).map(n -> String.format("%02d", n));
+        Arbitrary<String> year = Arbitraries.integers().between(0, 9999).map(n -> String.format("%04d", n));
+        Arbitrary<String> fraction = Arbitraries.strings()
+                .numeric()
+                .ofMinLength(0)
+                .ofMaxLength(10)
+                .map(digits -> digits.isEmpty() ? "" : "." + digits);
+        Arbitrary<String> offset = Arbitraries.oneOf(
+                Arbitraries.of("Z", "z", "+00:00", "-00:00"),
+                Combinators.combine(Arbitraries.of("+", "-"), twoDigits, twoDigits)
+                        .as((sign, h, m) -> sign + h + ":" + m));
+        Arbitrary<String> separator = Arbitraries.of("T", "t");
+        return Combinators.combine(year, twoDigits, twoDigits, separator, twoDigits, twoDigits, twoDigits, fraction)
+                .as((y, mo, d, t, h, mi, sec, f) -> y + "-" + mo + "-" + d + t + h + ":" + mi + ":" + sec + f)
+                .flatMap(dateTime -> offset.map(zone -> dateTime + zone));
     }
 
     @Property(tries = 600)
