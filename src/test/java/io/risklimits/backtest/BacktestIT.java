@@ -2,16 +2,13 @@ package io.risklimits.backtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.risklimits.cli.OperatorCli;
+import io.risklimits.cli.CliRun;
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Direction;
 import io.risklimits.decision.Window;
 import io.risklimits.limits.LimitRow;
 import io.risklimits.support.TestInfrastructure;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -159,7 +156,7 @@ class BacktestIT {
 
     @Test
     void theTextReportHasARowPerScopeAndTheRowsReadPerSecond() throws IOException {
-        CliResult run = run(PROPOSED);
+        CliRun run = run(PROPOSED);
 
         assertThat(run.exitCode()).as(run.toString()).isZero();
         assertThat(run.out())
@@ -252,12 +249,12 @@ class BacktestIT {
     }
 
     private JsonNode backtest(List<LimitRow> limits, String... more) throws IOException {
-        CliResult run = run(limits, more);
+        CliRun run = run(limits, more);
         assertThat(run.exitCode()).as(run.toString()).isZero();
         return JSON.readTree(run.out());
     }
 
-    private CliResult run(List<LimitRow> limits, String... more) throws IOException {
+    private CliRun run(List<LimitRow> limits, String... more) throws IOException {
         Path csv = files.resolve("limits-" + UUID.randomUUID() + ".csv");
         StringBuilder text = new StringBuilder("channel,direction,entity_id,window,max_amount,max_count\n");
         for (LimitRow row : limits) {
@@ -287,7 +284,7 @@ class BacktestIT {
                 "--db-user=" + infrastructure.username(),
                 "--db-password=" + infrastructure.password()));
         arguments.addAll(List.of(more));
-        return CliResult.of(arguments.toArray(String[]::new));
+        return CliRun.of(arguments.toArray(String[]::new));
     }
 
     /** This run's scopes by "channel/direction/entity", the other keys' (unlimited) left out. */
@@ -360,18 +357,5 @@ class BacktestIT {
         return prefix
                 + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36)
                         .toUpperCase();
-    }
-
-    /** One CLI invocation in this JVM: exit code, stdout, stderr. */
-    record CliResult(int exitCode, String out, String err) {
-        static CliResult of(String... arguments) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            ByteArrayOutputStream err = new ByteArrayOutputStream();
-            int exitCode = OperatorCli.run(
-                    arguments,
-                    new PrintStream(out, true, StandardCharsets.UTF_8),
-                    new PrintStream(err, true, StandardCharsets.UTF_8));
-            return new CliResult(exitCode, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        }
     }
 }

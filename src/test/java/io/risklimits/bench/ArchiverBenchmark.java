@@ -34,8 +34,9 @@ class ArchiverBenchmark {
     void rowsDeletedPerSecondAndDecisionLatencyWhileDeleting() throws Exception {
         // the quick run answers for the decider alone, within its ten minutes
         Assumptions.assumeFalse(Boolean.getBoolean("bench.quick"), "not part of the quick run (-Dbench.quick)");
+        // the archiver's cutoff under the default risk.retention (32 days)
         LocalDateTime cutoff = db.queryForObject(
-                "SELECT date_trunc('hour', (now() AT TIME ZONE 'UTC') - interval '30 days')", LocalDateTime.class);
+                "SELECT date_trunc('hour', (now() AT TIME ZONE 'UTC') - interval '32 days')", LocalDateTime.class);
         long rows = loadOldRows(cutoff.minusHours(HOURS));
         db.update("DELETE FROM risk_archive_cursor");
         db.update("DELETE FROM risk_archive_lease");
