@@ -274,17 +274,12 @@ class RequestLogRepository {
                 .addValue(
                         "shadowDecisions",
                         decisions.stream()
-                                .map(decision -> decision.shadow() == null
-                                        ? null
-                                        : decision.shadow().verdict().name())
+                                .map(RequestLogRepository::shadowDecision)
                                 .toArray(String[]::new))
                 .addValue(
                         "shadowReasons",
                         decisions.stream()
-                                .map(decision -> decision.shadow() == null
-                                                || decision.shadow().reason() == null
-                                        ? null
-                                        : decision.shadow().reason().name())
+                                .map(RequestLogRepository::shadowReason)
                                 .toArray(String[]::new));
         trip.execute(INSERT_LIMIT_CHECKED_DECISIONS, parameters);
     }
@@ -412,16 +407,8 @@ class RequestLogRepository {
                                 ? null
                                 : (int) decision.released().count())
                 .param("remaining", decision.remaining())
-                .param(
-                        "shadowDecision",
-                        decision.shadow() == null
-                                ? null
-                                : decision.shadow().verdict().name())
-                .param(
-                        "shadowReason",
-                        decision.shadow() == null || decision.shadow().reason() == null
-                                ? null
-                                : decision.shadow().reason().name())
+                .param("shadowDecision", shadowDecision(decision))
+                .param("shadowReason", shadowReason(decision))
                 .update();
     }
 
@@ -490,6 +477,17 @@ class RequestLogRepository {
                                 Verdict.valueOf(shadowDecision),
                                 shadowReason == null ? null : Reason.valueOf(shadowReason)),
                 false);
+    }
+
+    // the shadow_decision and shadow_reason columns: null where no shadow limits applied
+    private static String shadowDecision(Decision decision) {
+        return decision.shadow() == null ? null : decision.shadow().verdict().name();
+    }
+
+    private static String shadowReason(Decision decision) {
+        return decision.shadow() == null || decision.shadow().reason() == null
+                ? null
+                : decision.shadow().reason().name();
     }
 
     private static EventType eventType(String type) {
