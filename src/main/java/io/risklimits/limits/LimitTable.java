@@ -36,8 +36,12 @@ public final class LimitTable {
     /** The enforced limits of the key, with its shadow set when a shadow row matches it. */
     public Limits limitsFor(BusinessKey key) {
         Map<Window, LimitRow> enforcedRows = enforced.winningRows(key);
-        Map<Window, LimitRow> shadowRows = shadow.winningRows(key);
         Limits limits = new Limits(limitsOf(enforcedRows));
+        // resolved once per event on the decider's hot path: without shadow rows there is nothing to match
+        if (shadow.isEmpty()) {
+            return limits;
+        }
+        Map<Window, LimitRow> shadowRows = shadow.winningRows(key);
         if (shadowRows.isEmpty()) {
             return limits;
         }
@@ -79,6 +83,10 @@ public final class LimitTable {
             this.rowsByEntity = rows.stream()
                     .filter(row -> row.entityId() != null)
                     .collect(Collectors.groupingBy(LimitRow::entityId));
+        }
+
+        boolean isEmpty() {
+            return rowsForAnyEntity.isEmpty() && rowsByEntity.isEmpty();
         }
 
         Map<Window, LimitRow> winningRows(BusinessKey key) {
