@@ -2,8 +2,6 @@ package io.risklimits.decider;
 
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.ReadResult;
-import io.risklimits.decision.TransactionEvent;
-import io.risklimits.decision.TransactionEventReader;
 import io.risklimits.decision.store.BatchDecisionStore;
 import io.risklimits.limits.LimitCatalog;
 import io.risklimits.shared.FailureKind;
@@ -18,22 +16,21 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * Decides the valid events of a poll together ({@link BatchDecisionStore}). Invalid and unreadable
- * records are left to {@link RecordDecider}, one by one: they are rare and each has its own answer.
+ * Decides the events of a poll that are filed under a business key together, in poll order ({@link
+ * BatchDecisionStore}): the valid ones and the INVALID ones whose key was read. INVALID events without a
+ * readable key and unreadable records are left to {@link RecordDecider}, one by one: they are rare, and
+ * no event filed under a key can meet them.
  */
 @Component
 class BatchDecider implements PollDecider {
 
     private static final Logger log = LoggerFactory.getLogger(BatchDecider.class);
 
-    private final TransactionEventReader reader;
     private final BatchDecisionStore store;
     private final LimitCatalog limits;
     private final RecordKeyCheck keyCheck;
 
-    BatchDecider(
-            TransactionEventReader reader, BatchDecisionStore store, LimitCatalog limits, RecordKeyCheck keyCheck) {
-        this.reader = reader;
+    BatchDecider(BatchDecisionStore store, LimitCatalog limits, RecordKeyCheck keyCheck) {
         this.store = store;
         this.limits = limits;
         this.keyCheck = keyCheck;
@@ -44,26 +41,22 @@ class BatchDecider implements PollDecider {
      * the listener then decides record by record, so one bad record is retried and dead-lettered alone.
      */
     @Override
-    public Map<Integer, Decision> decideValidEvents(List<ConsumerRecord<byte[], byte[]>> records) {
+    public Map<Integer, Decision> decideInOrder(List<ConsumerRecord<byte[], byte[]>> records, List<ReadResult> reads) {
         List<Integer> indexes = new ArrayList<>();
-        List<TransactionEvent> events = new ArrayList<>();
-        List<BatchDecisionStore.InvalidBefore> invalid = new ArrayList<>();
+        List<ReadResult> events = new ArrayList<>();
         for (int i = 0; i < records.size(); i++) {
-            ReadResult read = reader.read(records.get(i).value());
+            ReadResult read = reads.get(i);
             if (read instanceof ReadResult.Valid valid) {
                 keyCheck.warnOnMismatch(records.get(i), valid.event());
+            }
+            if (RecordDecider.isFiledUnderItsKey(read)) {
                 indexes.add(i);
-                events.add(valid.event());
-            } else if (read instanceof ReadResult.Invalid filedAfter
-                    && filedAfter.fields().businessKey().isPresent()) {
-                // filed as INVALID after the batch, but earlier in the poll than the events after it
-                invalid.add(new BatchDecisionStore.InvalidBefore(
-                        events.size(), filedAfter.fields().businessKey().get(), filedAfter.dedupeId()));
+                events.add(read);
             }
         }
         List<Decision> decisions;
         try {
-            decisions = store.decideAll(events, invalid, limits::limitsFor);
+            decisions = store.decideInOrder(events, limits::limitsFor);
         } catch (RuntimeException failure) {
             if (FailureKind.of(failure) == FailureKind.INFRASTRUCTURE) {
                 throw failure;

@@ -2,8 +2,6 @@ package io.risklimits.decider;
 
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.ReadResult;
-import io.risklimits.decision.TransactionEvent;
-import io.risklimits.decision.TransactionEventReader;
 import io.risklimits.decision.store.BatchDecisionStore;
 import io.risklimits.decision.store.InvalidDecisionStore;
 import io.risklimits.kafka.DeadLetterPublisher;
@@ -18,49 +16,61 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * Takes one record of the transactions topic to its end: a decision in the database and on the
- * decisions topic, plus a dead-letter copy when invalid; or, when unreadable, a dead letter only.
- * Returns when the database work is committed; the future completes when every send is confirmed.
+ * Takes one record of the transactions topic to its end, from what reading it gave (it is read once per
+ * poll): a decision in the database and on the decisions topic, plus a dead-letter copy when invalid or
+ * a dedupe conflict; or, when unreadable, a dead letter only. Returns when the database work is
+ * committed; the future completes when every send is confirmed.
  */
 @Component
 class RecordDecider {
 
     private static final Logger log = LoggerFactory.getLogger(RecordDecider.class);
 
-    private final TransactionEventReader reader;
     private final BatchDecisionStore store;
-    private final InvalidDecisionStore invalidDecisions;
+    private final InvalidDecisionStore keylessDecisions;
     private final LimitCatalog limits;
     private final DecisionPublisher decisions;
     private final DeadLetterPublisher deadLetters;
     private final RecordKeyCheck keyCheck;
 
     RecordDecider(
-            TransactionEventReader reader,
             BatchDecisionStore store,
-            InvalidDecisionStore invalidDecisions,
+            InvalidDecisionStore keylessDecisions,
             LimitCatalog limits,
             DecisionPublisher decisions,
             DeadLetterPublisher deadLetters,
             RecordKeyCheck keyCheck) {
-        this.reader = reader;
         this.store = store;
-        this.invalidDecisions = invalidDecisions;
+        this.keylessDecisions = keylessDecisions;
         this.limits = limits;
         this.decisions = decisions;
         this.deadLetters = deadLetters;
         this.keyCheck = keyCheck;
     }
 
-    CompletableFuture<?> decide(ConsumerRecord<byte[], byte[]> record) {
-        ReadResult result = reader.read(record.value());
-        if (result instanceof ReadResult.Valid valid) {
-            return decideValid(record, valid.event());
+    /** A valid event, or an INVALID one whose business key was read: decided under that key's lock. */
+    static boolean isFiledUnderItsKey(ReadResult read) {
+        return read instanceof ReadResult.Valid
+                || read instanceof ReadResult.Invalid invalid
+                        && invalid.fields().businessKey().isPresent();
+    }
+
+    /** Decides the record alone (its poll's batch did not), from what reading it gave. */
+    CompletableFuture<?> decide(ConsumerRecord<byte[], byte[]> record, ReadResult read) {
+        if (read instanceof ReadResult.Valid valid) {
+            keyCheck.warnOnMismatch(record, valid.event());
         }
-        if (result instanceof ReadResult.Invalid invalid) {
-            return decideInvalid(record, invalid);
+        if (isFiledUnderItsKey(read)) {
+            // a batch of one: the same statements, and the same guarantees, as a whole poll's
+            Decision decision =
+                    store.decideInOrder(List.of(read), limits::limitsFor).get(0);
+            return publish(record, read, decision);
         }
-        String problem = ((ReadResult.Unreadable) result).problem();
+        if (read instanceof ReadResult.Invalid invalid) {
+            Decision decision = keylessDecisions.recordKeyless(invalid.dedupeId(), invalid.fields(), invalid.errors());
+            return publish(record, read, decision);
+        }
+        String problem = ((ReadResult.Unreadable) read).problem();
         log.warn(
                 "Dead-lettering unreadable record {}-{}@{}: {}",
                 record.topic(),
@@ -70,19 +80,20 @@ class RecordDecider {
         return deadLetters.publish(record, DeadLetterPublisher.UNREADABLE_RECORD, problem);
     }
 
-    private CompletableFuture<?> decideValid(ConsumerRecord<byte[], byte[]> record, TransactionEvent event) {
-        keyCheck.warnOnMismatch(record, event);
-        // a batch of one: the same statements, and the same guarantees, as a whole poll's
-        Decision decision = store.decideAll(List.of(event), limits::limitsFor).get(0);
-        return publish(record, decision);
-    }
-
     /**
-     * Publishes a decision made for this record (alone or in a batch); for a reused dedupe_id with other
-     * content, also a copy of the record to the dead-letter topic, so its producer hears of it.
+     * Publishes a decision made for this record (alone or in a batch); for an INVALID event also a copy
+     * of the record to the dead-letter topic, and for a reused dedupe_id with other content too, so its
+     * producer hears of it.
      */
-    CompletableFuture<?> publish(ConsumerRecord<byte[], byte[]> record, Decision decision) {
+    CompletableFuture<?> publish(ConsumerRecord<byte[], byte[]> record, ReadResult read, Decision decision) {
         CompletableFuture<?> published = decisions.publish(decision, record);
+        if (read instanceof ReadResult.Invalid invalid) {
+            String summary = invalid.errors().stream()
+                    .map(error -> error.field() + " " + error.message())
+                    .collect(Collectors.joining("; "));
+            return CompletableFuture.allOf(
+                    published, deadLetters.publish(record, DeadLetterPublisher.INVALID_EVENT, summary));
+        }
         if (decision.dedupeConflict().isEmpty()) {
             return published;
         }
@@ -100,15 +111,5 @@ class RecordDecider {
                         DeadLetterPublisher.DEDUPE_CONFLICT,
                         "dedupe_id " + decision.dedupeId() + " was decided already for an event with other "
                                 + String.join(", ", decision.dedupeConflict())));
-    }
-
-    private CompletableFuture<?> decideInvalid(ConsumerRecord<byte[], byte[]> record, ReadResult.Invalid invalid) {
-        Decision decision = invalidDecisions.recordInvalid(invalid.dedupeId(), invalid.fields(), invalid.errors());
-        String summary = invalid.errors().stream()
-                .map(error -> error.field() + " " + error.message())
-                .collect(Collectors.joining("; "));
-        return CompletableFuture.allOf(
-                decisions.publish(decision, record),
-                deadLetters.publish(record, DeadLetterPublisher.INVALID_EVENT, summary));
     }
 }

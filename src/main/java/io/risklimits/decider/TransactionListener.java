@@ -1,6 +1,8 @@
 package io.risklimits.decider;
 
 import io.risklimits.decision.Decision;
+import io.risklimits.decision.ReadResult;
+import io.risklimits.decision.TransactionEventReader;
 import io.risklimits.kafka.KafkaErrorProperties;
 import io.risklimits.shared.ConditionalOnRole;
 import io.risklimits.shared.Failpoints;
@@ -17,8 +19,9 @@ import org.springframework.kafka.listener.BatchListenerFailedException;
 import org.springframework.stereotype.Component;
 
 /**
- * Consumes a poll of transaction events, decides them (the valid ones together, {@link PollDecider};
- * the rest one by one, {@link RecordDecider}), publishes the decisions in poll order and returns only
+ * Consumes a poll of transaction events, reads each record once, decides them (those filed under a
+ * business key together and in poll order, {@link PollDecider}; the rest one by one, {@link
+ * RecordDecider}, from the same reading), publishes the decisions in poll order and returns only
  * when every resulting send is confirmed: the container commits the poll's offsets after this returns, so an
  * offset never moves past a decision that is not on the decisions topic. On a failure the records
  * before the failing one are committed, and the failing one is handed to the error policy
@@ -28,6 +31,7 @@ import org.springframework.stereotype.Component;
 @ConditionalOnRole("decider")
 class TransactionListener {
 
+    private final TransactionEventReader reader;
     private final RecordDecider decider;
     private final PollDecider pollDecider;
     private final KafkaErrorProperties kafkaErrors;
@@ -35,11 +39,13 @@ class TransactionListener {
     private final DeciderMetrics metrics;
 
     TransactionListener(
+            TransactionEventReader reader,
             RecordDecider decider,
             PollDecider pollDecider,
             KafkaErrorProperties kafkaErrors,
             Failpoints failpoints,
             DeciderMetrics metrics) {
+        this.reader = reader;
         this.decider = decider;
         this.pollDecider = pollDecider;
         this.kafkaErrors = kafkaErrors;
@@ -54,14 +60,20 @@ class TransactionListener {
             concurrency = "${risk.decider.concurrency:2}",
             containerFactory = "deciderContainerFactory")
     void onPoll(List<ConsumerRecord<byte[], byte[]>> records) {
-        Map<Integer, Decision> decidedTogether = decideTogether(records);
+        // one reading per record, carried to its answer: the reader's rules depend on the clock
+        List<ReadResult> reads = new ArrayList<>(records.size());
+        records.forEach(record -> reads.add(reader.read(record.value())));
+        Map<Integer, Decision> decidedTogether = decideTogether(records, reads);
         failpoints.reached(Failpoints.Point.AFTER_COMMIT);
         List<CompletableFuture<?>> sends = new ArrayList<>(records.size());
         for (int i = 0; i < records.size(); i++) {
             ConsumerRecord<byte[], byte[]> record = records.get(i);
             Decision decided = decidedTogether.get(i);
             try {
-                sends.add(decided != null ? decider.publish(record, decided) : decider.decide(record));
+                sends.add(
+                        decided != null
+                                ? decider.publish(record, reads.get(i), decided)
+                                : decider.decide(record, reads.get(i)));
             } catch (RuntimeException failure) {
                 awaitSends(records, sends);
                 throw new BatchListenerFailedException("Deciding failed", failure, record);
@@ -71,9 +83,10 @@ class TransactionListener {
         failpoints.reached(Failpoints.Point.AFTER_SEND);
     }
 
-    private Map<Integer, Decision> decideTogether(List<ConsumerRecord<byte[], byte[]>> records) {
+    private Map<Integer, Decision> decideTogether(
+            List<ConsumerRecord<byte[], byte[]>> records, List<ReadResult> reads) {
         try {
-            return pollDecider.decideValidEvents(records);
+            return pollDecider.decideInOrder(records, reads);
         } catch (RuntimeException failure) {
             // named by its first record, the whole poll is retried by the error policy; a plain
             // exception would send the batch to the fallback handler, which dead-letters all of it

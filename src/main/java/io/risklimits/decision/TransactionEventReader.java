@@ -37,6 +37,10 @@ public final class TransactionEventReader {
     private static final Pattern CHANNEL = Pattern.compile("[A-Z0-9_]{1,32}");
     private static final Pattern CURRENCY = Pattern.compile("[A-Z]{3}");
     private static final int MAX_TIMESTAMP_LENGTH = 64;
+    // PostgreSQL has no year 0 (1 BC comes before 1 AD), and the request log must store occurred_at as
+    // read: an instant before the first of the year 1, in UTC, is INVALID rather than refused by the
+    // database. The pattern's four-digit years, and the clock skew, bound it from above.
+    static final Instant EARLIEST_TIMESTAMP = Instant.parse("0001-01-01T00:00:00Z");
     // RFC 3339 section 5.6: four-digit year, seconds required, offset Z or +hh:mm (Java also takes
     // signed years of any length and offsets with seconds, which PostgreSQL cannot store faithfully).
     // The fields are taken from the groups: a DateTimeFormatter's parse cost more per event than the
@@ -234,6 +238,10 @@ public final class TransactionEventReader {
         Instant occurredAt = text.length() > MAX_TIMESTAMP_LENGTH ? null : rfc3339(text);
         if (occurredAt == null) {
             errors.add(new FieldError("occurred_at", "must be an RFC 3339 timestamp, e.g. 2026-11-22T10:15:30Z"));
+            return null;
+        }
+        if (occurredAt.isBefore(EARLIEST_TIMESTAMP)) {
+            errors.add(new FieldError("occurred_at", "must not be before " + EARLIEST_TIMESTAMP));
             return null;
         }
         if (occurredAt.isAfter(clock.instant().plus(maxClockSkew))) {

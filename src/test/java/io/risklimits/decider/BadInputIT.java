@@ -121,6 +121,43 @@ class BadInputIT {
         }
     }
 
+    /**
+     * docs/contract.md: an occurred_at before 0001-01-01T00:00:00Z is invalid. PostgreSQL has no year
+     * 0, so the event is answered INVALID, stored and published, rather than refused by the database
+     * and dead-lettered without a decision.
+     */
+    @Test
+    void anEventOfTheYearZeroGetsAnInvalidDecisionStoredAndPublished() {
+        Produced yearZero = invalid(
+                "year 0",
+                TestKafka.utf8(businessKey),
+                List.of("occurred_at"),
+                e -> e.put("occurred_at", "0000-06-01T00:00:00Z"));
+        Produced after = valid("the record after it", TestKafka.utf8(businessKey), 100, e -> {});
+        try (RunningService service = RunningService.start(topics);
+                KafkaProducer<byte[], byte[]> producer = TestKafka.producer()) {
+            List<Produced> produced = produce(producer, List.of(yearZero, after));
+
+            Map<Long, List<ConsumerRecord<byte[], byte[]>>> deadLetters = awaitDeadLetters(produced);
+            awaitDecisions(List.of(produced.get(1)));
+
+            assertThat(header(deadLetters.get(produced.get(0).offset()).get(0), DeadLetterPublisher.ERROR_CLASS))
+                    .as("error class of the dead letter of the year-0 event")
+                    .isEqualTo(DeadLetterPublisher.INVALID_EVENT);
+            assertThat(db.queryForList(
+                            "SELECT decision FROM risk_request_log WHERE entity_id = ? AND channel_code = ? AND dedupe_id = ?",
+                            String.class,
+                            entity,
+                            channel,
+                            UUID.fromString(yearZero.dedupeId())))
+                    .as("stored decision of the year-0 event")
+                    .containsExactly("INVALID");
+            Map<String, List<DecisionMessage>> decisions = awaitDecisions(produced);
+            assertInvalidEventsGetAnInvalidDecision(produced, decisions);
+            assertThat(decisions.get(after.dedupeId()).get(0).decision()).isEqualTo("APPROVED");
+        }
+    }
+
     // ---------------------------------------------------------------- the records
 
     private List<Produced> plan() {

@@ -51,7 +51,8 @@ class TransactionEventReaderPropertiesTest {
     /**
      * The reader takes a timestamp's fields from its pattern's groups; whatever it accepts, and the
      * instant it reads, must be what java.time's ISO parser (strict, as the contract's RFC 3339 subset
-     * needs) makes of the same text, out-of-range fields included.
+     * needs) makes of the same text, out-of-range fields included; an instant before the year 1 is
+     * INVALID, as one beyond the clock skew is.
      */
     @Property(tries = 2000)
     void aTimestampIsReadAsJavaTimesStrictIsoParserReadsIt(@ForAll("timestamps") String occurredAt) {
@@ -70,7 +71,9 @@ class TransactionEventReaderPropertiesTest {
 
         ReadResult result = reader.read(json.getBytes(StandardCharsets.UTF_8));
 
-        if (expected == null || expected.isAfter(NOW.plus(MAX_CLOCK_SKEW))) {
+        if (expected == null
+                || expected.isBefore(TransactionEventReader.EARLIEST_TIMESTAMP)
+                || expected.isAfter(NOW.plus(MAX_CLOCK_SKEW))) {
             assertThat(result).isInstanceOf(ReadResult.Invalid.class);
         } else {
             assertThat(result).isInstanceOf(ReadResult.Valid.class);

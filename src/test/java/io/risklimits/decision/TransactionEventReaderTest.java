@@ -544,6 +544,31 @@ class TransactionEventReaderTest {
                 .isEqualTo("occurred_at");
     }
 
+    /**
+     * PostgreSQL has no year 0 (the year before 1 AD is 1 BC): the earliest occurred_at is
+     * 0001-01-01T00:00:00Z, the offset applied, and one before it is INVALID rather than refused by the
+     * database.
+     */
+    @ParameterizedTest(name = "occurred_at {0}")
+    @ValueSource(strings = {"0000-06-01T00:00:00Z", "0000-12-31T23:59:59.999999Z", "0001-01-01T00:30:00+01:00"})
+    void aTimestampBeforeTheYear1IsInvalid(String occurredAt) {
+        ReadResult.Invalid invalid = assertInvalid(read(with(e -> e.put("occurred_at", occurredAt))));
+
+        assertThat(invalid.errors())
+                .containsExactly(new FieldError("occurred_at", "must not be before 0001-01-01T00:00:00Z"));
+        assertThat(invalid.fields().occurredAt()).isNull();
+    }
+
+    @ParameterizedTest(name = "occurred_at {0}")
+    @ValueSource(strings = {"0001-01-01T00:00:00Z", "0001-01-01T01:00:00+01:00", "0001-01-01T00:00:00-01:00"})
+    void theEarliestTimestampIsTheFirstInstantOfTheYear1(String occurredAt) {
+        ReadResult result = read(with(e -> e.put("occurred_at", occurredAt)));
+
+        assertThat(result).isInstanceOf(ReadResult.Valid.class);
+        assertThat(((ReadResult.Valid) result).event().occurredAt())
+                .isAfterOrEqualTo(Instant.parse("0001-01-01T00:00:00Z"));
+    }
+
     // ---------------------------------------------------------------- helpers
 
     private ReadResult read(Map<String, Object> event) {

@@ -3,6 +3,7 @@ package io.risklimits.decision.store;
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.Limits;
+import io.risklimits.decision.ReadResult;
 import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.WindowCalendar;
 import io.risklimits.shared.Failpoints;
@@ -17,7 +18,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.springframework.dao.DuplicateKeyException;
@@ -31,7 +31,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * business keys (one sorted order, so batches cannot deadlock), the usage of every key and the
  * originals of its reversals in set-based reads, the decisions made in event order in memory ({@link
  * InOrderDecisions}), then the buckets, the releases and the audit rows written in bulk. Three round
- * trips: the locks with the reads ({@link RoundTrip}), the writes, the commit.
+ * trips: the locks with the reads ({@link RoundTrip}), the writes, the commit. The poll's INVALID events
+ * that have a readable business key are filed in the same transaction, in their place in the order, so
+ * an event after one in the poll finds it decided, as it would in a later poll.
  *
  * <p>Events already decided (redelivered after a crash or a rebalance) are rare, so a batch first
  * assumes there are none and does not read the stored decisions: if one was stored, the audit insert
@@ -95,39 +97,36 @@ public class BatchDecisionStore {
     }
 
     /**
-     * An INVALID event of the same poll, with a readable business key, that comes before events[beforeEvent]:
-     * it is filed after the batch, and a reversal after it in the poll that names it finds it all the same.
-     */
-    public record InvalidBefore(int beforeEvent, BusinessKey key, UUID dedupeId) {}
-
-    /**
      * Decides valid events in order, each against the limits, or answers with the decision already
      * made for its dedupe_id (also when made earlier in this batch). Returns one decision per event.
      */
     public List<Decision> decideAll(List<TransactionEvent> events, Function<BusinessKey, Limits> limitsOf) {
-        return decideAll(events, List.of(), limitsOf);
+        return decideInOrder(
+                events.stream().<ReadResult>map(ReadResult.Valid::new).toList(), limitsOf);
     }
 
-    /** {@link #decideAll(List, Function)} for a poll that held INVALID events among the valid ones. */
-    public List<Decision> decideAll(
-            List<TransactionEvent> events, List<InvalidBefore> invalid, Function<BusinessKey, Limits> limitsOf) {
+    /**
+     * Decides the events of a poll in their order: each {@link ReadResult.Valid} against the limits, each
+     * {@link ReadResult.Invalid} (which must have a readable business key) filed as INVALID; or answers
+     * one with the decision already made for its dedupe_id (also when made earlier in this batch), as a
+     * plain replay for an INVALID event, and for a valid one with other content as a dedupe conflict.
+     * Returns one decision per event.
+     */
+    public List<Decision> decideInOrder(List<ReadResult> events, Function<BusinessKey, Limits> limitsOf) {
         if (events.isEmpty()) {
             return List.of();
         }
         try {
-            return decideAll(events, invalid, limitsOf, false);
+            return decideInOrder(events, limitsOf, false);
         } catch (DuplicateKeyException someEventsWereDecidedBefore) {
             // a second failure (any other unique key) is the batch's own, and propagates
             metrics.batchDecidedAgainForReplays();
-            return decideAll(events, invalid, limitsOf, true);
+            return decideInOrder(events, limitsOf, true);
         }
     }
 
-    private List<Decision> decideAll(
-            List<TransactionEvent> events,
-            List<InvalidBefore> invalid,
-            Function<BusinessKey, Limits> limitsOf,
-            boolean readStored) {
+    private List<Decision> decideInOrder(
+            List<ReadResult> events, Function<BusinessKey, Limits> limitsOf, boolean readStored) {
         return metrics.timeTransaction(() -> readCommitted.execute(status -> {
             UnderLocks read = lockAndRead(events, readStored);
             Instant bucket = read.bucket();
@@ -139,15 +138,16 @@ public class BatchDecisionStore {
                             read.stored(),
                             read.reading().usage(),
                             read.originals())
-                    .decide(events, invalid);
+                    .decide(events);
             RoundTrip writes = new RoundTrip(jdbc);
             hourlyUsage.addToBuckets(decided.approved(), bucket, read.reading().latestBuckets(), writes);
             hourlyUsage.releaseFromBuckets(decided.releases(), writes);
             requestLog.insertAllLimitChecked(
                     decided.authorizations(), decided::decidedOrder, bucket, read.decidedAt(), writes);
             requestLog.insertAllReversals(decided.reversals(), decided::decidedOrder, bucket, read.decidedAt(), writes);
+            requestLog.insertAllInvalid(decided.invalid(), decided::decidedOrder, bucket, read.decidedAt(), writes);
             writes.run();
-            metrics.batchDecided(events.size());
+            metrics.batchDecided(decided.validEvents());
             failpoints.reached(Failpoints.Point.BEFORE_COMMIT);
             return decided.answers();
         }));
@@ -160,16 +160,20 @@ public class BatchDecisionStore {
      * hour of this machine's clock and sent again, alone, in the rare batch whose database hour is
      * another (the hour turned in between, or the clocks disagree).
      */
-    private UnderLocks lockAndRead(List<TransactionEvent> events, boolean readStored) {
+    private UnderLocks lockAndRead(List<ReadResult> events, boolean readStored) {
+        List<RequestId> ids = events.stream().map(RequestId::of).toList();
         Set<BusinessKey> keys = new LinkedHashSet<>();
-        events.forEach(event -> keys.add(event.businessKey()));
+        ids.forEach(id -> keys.add(id.businessKey()));
         Instant expectedBucket = clock.instant().truncatedTo(ChronoUnit.HOURS);
         RoundTrip reads = new RoundTrip(jdbc);
         Supplier<Begun> begun =
                 reads.query(BEGIN_BATCH_DECISION, KeyArrays.of(keys).parameters(), BatchDecisionStore::begun);
-        Supplier<Map<RequestId, Decision>> stored = readStored ? requestLog.findAll(events, reads) : Map::of;
-        List<TransactionEvent> reversals =
-                events.stream().filter(TransactionEvent::isReversal).toList();
+        Supplier<Map<RequestId, Decision>> stored = readStored ? requestLog.findAll(ids, reads) : Map::of;
+        List<TransactionEvent> reversals = events.stream()
+                .filter(ReadResult.Valid.class::isInstance)
+                .map(event -> ((ReadResult.Valid) event).event())
+                .filter(TransactionEvent::isReversal)
+                .toList();
         Supplier<Map<RequestId, RequestLogRepository.StoredOriginal>> originals =
                 reversals.isEmpty() ? Map::of : requestLog.findOriginals(reversals, reads);
         Supplier<UsageReading> expectedReading = runningUsage.usageUpTo(keys, expectedBucket, reads);

@@ -5,11 +5,11 @@ import io.risklimits.decision.Decision;
 import io.risklimits.decision.LimitPolicy;
 import io.risklimits.decision.Limits;
 import io.risklimits.decision.Outcome;
+import io.risklimits.decision.ReadResult;
 import io.risklimits.decision.ReversalPolicy;
 import io.risklimits.decision.Tally;
 import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.Usage;
-import io.risklimits.decision.Verdict;
 import io.risklimits.decision.WindowCalendar;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,8 +22,9 @@ import java.util.function.Function;
 /**
  * A batch's events decided in event order, in memory, from what the batch read under its keys' locks:
  * an event sees the effect of every event of its key before it in the batch (an approval counts, a
- * release frees limit, an authorization can be reversed later in the same batch). Collects what the
- * batch then writes: the approved tallies per key, the releases, and the new decisions.
+ * release frees limit, an authorization can be reversed later in the same batch, an INVALID event is
+ * decided for its dedupe_id). Collects what the batch then writes: the approved tallies per key, the
+ * releases, and the new decisions.
  */
 final class InOrderDecisions {
 
@@ -38,6 +39,8 @@ final class InOrderDecisions {
     private final List<Decision> answers = new ArrayList<>();
     private final List<Decision> authorizations = new ArrayList<>();
     private final List<Decision> reversals = new ArrayList<>();
+    private final List<Decision> invalid = new ArrayList<>();
+    private int validEvents;
     private final Map<BusinessKey, Tally> approved = new LinkedHashMap<>();
     private final List<HourlyUsageRepository.Release> releases = new ArrayList<>();
     private final Map<RequestId, Integer> decidedOrder = new HashMap<>();
@@ -60,32 +63,39 @@ final class InOrderDecisions {
     }
 
     /**
-     * Decides the events in order; one answer per event. The poll's INVALID events (filed after the
-     * batch) take their place in that order as originals a reversal may name.
+     * Decides the events (each Valid, or Invalid with a readable business key) in order; one answer per
+     * event. An INVALID event is answered with the decision already made for its dedupe_id as a plain
+     * replay, and a valid one with other content as a dedupe conflict.
      */
-    InOrderDecisions decide(List<TransactionEvent> events, List<BatchDecisionStore.InvalidBefore> invalid) {
-        boolean reversalsInBatch = !originals.isEmpty() || events.stream().anyMatch(TransactionEvent::isReversal);
-        int nextInvalid = 0;
+    InOrderDecisions decide(List<ReadResult> events) {
+        boolean reversalsInBatch = !originals.isEmpty()
+                || events.stream()
+                        .anyMatch(event -> event instanceof ReadResult.Valid valid
+                                && valid.event().isReversal());
         for (int index = 0; index < events.size(); index++) {
-            for (; nextInvalid < invalid.size() && invalid.get(nextInvalid).beforeEvent() <= index; nextInvalid++) {
-                BatchDecisionStore.InvalidBefore filed = invalid.get(nextInvalid);
-                originals.putIfAbsent(
-                        new RequestId(filed.key(), filed.dedupeId()),
-                        new RequestLogRepository.StoredOriginal(
-                                new ReversalPolicy.Original(null, Verdict.INVALID, 0, 0), bucket));
-            }
-            TransactionEvent event = events.get(index);
-            RequestId id = RequestId.of(event);
+            ReadResult read = events.get(index);
+            RequestId id = RequestId.of(read);
             Decision earlier = known.get(id);
-            if (earlier != null) {
-                List<String> differing = earlier.differingFields(event);
-                answers.add(differing.isEmpty() ? earlier.asReplay() : earlier.asConflictingReplay(differing));
-                continue;
+            Decision decision;
+            if (read instanceof ReadResult.Valid valid) {
+                validEvents++;
+                TransactionEvent event = valid.event();
+                if (earlier != null) {
+                    List<String> differing = earlier.differingFields(event);
+                    answers.add(differing.isEmpty() ? earlier.asReplay() : earlier.asConflictingReplay(differing));
+                    continue;
+                }
+                decision = event.isReversal() ? reverse(event) : authorize(event);
+            } else {
+                if (earlier != null) {
+                    answers.add(earlier.asReplay());
+                    continue;
+                }
+                decision = fileInvalid((ReadResult.Invalid) read);
             }
-            Decision decision = event.isReversal() ? reverse(event) : authorize(event);
             if (reversalsInBatch) {
                 // a later reversal in this batch may name this event as its original
-                originals.put(id, asOriginal(event, decision));
+                originals.put(id, asOriginal(decision));
             }
             known.put(id, decision);
             decidedOrder.put(id, index);
@@ -125,9 +135,20 @@ final class InOrderDecisions {
         return decision;
     }
 
-    private RequestLogRepository.StoredOriginal asOriginal(TransactionEvent event, Decision decision) {
+    private Decision fileInvalid(ReadResult.Invalid read) {
+        Decision decision = Decision.invalid(read.dedupeId(), read.fields(), read.errors(), decidedAt);
+        invalid.add(decision);
+        return decision;
+    }
+
+    // as a reversal later in the batch finds it: type, decision and amount (null and 0 where INVALID
+    // left them unread), nothing released yet
+    private RequestLogRepository.StoredOriginal asOriginal(Decision decision) {
+        Long amount = decision.fields().amount();
         return new RequestLogRepository.StoredOriginal(
-                new ReversalPolicy.Original(event.type(), decision.verdict(), event.amount(), 0), bucket);
+                new ReversalPolicy.Original(
+                        decision.fields().type(), decision.verdict(), amount == null ? 0 : amount, 0),
+                bucket);
     }
 
     List<Decision> answers() {
@@ -142,6 +163,16 @@ final class InOrderDecisions {
     /** The reversals decided here (not the replays): RELEASED or REJECTED. */
     List<Decision> reversals() {
         return reversals;
+    }
+
+    /** The INVALID events filed here (not the replays). */
+    List<Decision> invalid() {
+        return invalid;
+    }
+
+    /** How many of the events were valid, replays included. */
+    int validEvents() {
+        return validEvents;
     }
 
     /** A decision's place in the batch: the index of its event. */

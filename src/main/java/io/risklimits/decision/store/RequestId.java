@@ -2,6 +2,7 @@ package io.risklimits.decision.store;
 
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Decision;
+import io.risklimits.decision.ReadResult;
 import io.risklimits.decision.TransactionEvent;
 import java.util.UUID;
 
@@ -10,6 +11,19 @@ record RequestId(BusinessKey businessKey, UUID dedupeId) {
 
     static RequestId of(TransactionEvent event) {
         return new RequestId(event.businessKey(), event.dedupeId());
+    }
+
+    /** A valid event's, or an INVALID one's that has a readable business key; refuses any other. */
+    static RequestId of(ReadResult event) {
+        if (event instanceof ReadResult.Valid valid) {
+            return of(valid.event());
+        }
+        if (event instanceof ReadResult.Invalid invalid
+                && invalid.fields().businessKey().isPresent()) {
+            return new RequestId(invalid.fields().businessKey().get(), invalid.dedupeId());
+        }
+        throw new IllegalArgumentException(
+                "not filed under a business key: " + event.getClass().getSimpleName());
     }
 
     static RequestId of(Decision decision) {

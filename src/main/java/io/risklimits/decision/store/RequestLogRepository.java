@@ -3,6 +3,7 @@ package io.risklimits.decision.store;
 import static io.risklimits.decision.store.SqlTime.instantFromTimestamptz;
 import static io.risklimits.decision.store.SqlTime.instantFromUtcTimestamp;
 import static io.risklimits.decision.store.SqlTime.timestamptz;
+import static io.risklimits.decision.store.SqlTime.timestamptzText;
 import static io.risklimits.decision.store.SqlTime.utcTimestamp;
 
 import io.risklimits.decision.BusinessKey;
@@ -97,7 +98,6 @@ class RequestLogRepository {
                                      CAST(:directions AS text[]), CAST(:dedupeIds AS uuid[])))
             """;
 
-    // Only APPROVED and REJECTED decisions come in batches; INVALID ones are filed one by one.
     // A batch's decisions share a few sets of limits: each set is sent, and parsed, once (:limitSets),
     // and a decision names its set by number. The documents are json, not jsonb: parsing them
     // into jsonb was the larger part of this statement's time. A dedupe_id filed already fails the
@@ -144,6 +144,23 @@ class RequestLogRepository {
                  AS decided (entity_id, channel_code, direction_code, dedupe_id, decision, reason,
                              amount, currency, occurred_at, usage, decided_order, limits, reverses,
                              released_amount, released_count, remaining)
+            """;
+
+    // INVALID events that have a readable business key are filed in their poll's batch too, in their
+    // place in its order; the columns that failed validation are null.
+    private static final String INSERT_INVALID_DECISIONS = """
+            INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
+                                          decision, reason, amount, currency, occurred_at,
+                                          errors, decided_at, decided_order, type, reverses)
+            SELECT entity_id, channel_code, direction_code, dedupe_id, :bucket,
+                   'INVALID', 'INVALID_REQUEST', amount, currency, occurred_at,
+                   errors, :decidedAt, decided_order, type, reverses
+            FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
+                        CAST(:dedupeIds AS uuid[]), CAST(:amounts AS bigint[]), CAST(:currencies AS text[]),
+                        CAST(:occurredAts AS timestamptz[]), CAST(:errors AS jsonb[]),
+                        CAST(:decidedOrders AS integer[]), CAST(:types AS text[]), CAST(:reverses AS uuid[]))
+                 AS decided (entity_id, channel_code, direction_code, dedupe_id, amount, currency, occurred_at,
+                             errors, decided_order, type, reverses)
             """;
 
     // Each reversal's original as it stands under the key's lock: its type, decision and amount, and
@@ -232,13 +249,11 @@ class RequestLogRepository {
      * Adds the read of the decisions already stored for these events to the round trip; the answer,
      * by business key and dedupe_id, once it has run.
      */
-    Supplier<Map<RequestId, Decision>> findAll(List<TransactionEvent> events, RoundTrip trip) {
+    Supplier<Map<RequestId, Decision>> findAll(List<RequestId> events, RoundTrip trip) {
         MapSqlParameterSource parameters = KeyArrays.of(
-                        events.stream().map(TransactionEvent::businessKey).toList())
+                        events.stream().map(RequestId::businessKey).toList())
                 .parameters()
-                .addValue(
-                        "dedupeIds",
-                        events.stream().map(TransactionEvent::dedupeId).toArray(UUID[]::new));
+                .addValue("dedupeIds", events.stream().map(RequestId::dedupeId).toArray(UUID[]::new));
         return trip.query(SELECT_DECISIONS, parameters, rs -> {
             Map<RequestId, Decision> stored = new HashMap<>();
             while (rs.next()) {
@@ -325,15 +340,41 @@ class RequestLogRepository {
         trip.execute(INSERT_REVERSAL_DECISIONS, parameters);
     }
 
+    /** Adds the insert of INVALID decisions made together, under their readable business keys. */
+    void insertAllInvalid(
+            List<Decision> decisions,
+            ToIntFunction<Decision> decidedOrder,
+            Instant bucket,
+            Instant decidedAt,
+            RoundTrip trip) {
+        if (decisions.isEmpty()) {
+            return;
+        }
+        MapSqlParameterSource parameters = filedTogether(decisions, decidedOrder, bucket, decidedAt)
+                .addValue(
+                        "errors",
+                        decisions.stream()
+                                .map(decision -> DecisionJson.errors(decision.errors()))
+                                .toArray(String[]::new))
+                .addValue(
+                        "types",
+                        decisions.stream()
+                                .map(decision -> decision.fields().type() == null
+                                        ? null
+                                        : decision.fields().type().name())
+                                .toArray(String[]::new))
+                .addValue(
+                        "reverses",
+                        decisions.stream()
+                                .map(decision -> decision.fields().reverses())
+                                .toArray(UUID[]::new));
+        trip.execute(INSERT_INVALID_DECISIONS, parameters);
+    }
+
     /** The columns every decision made in a batch has, one array element per decision. */
     private static MapSqlParameterSource decidedTogether(
             List<Decision> decisions, ToIntFunction<Decision> decidedOrder, Instant bucket, Instant decidedAt) {
-        return KeyArrays.of(decisions.stream()
-                        .map(decision -> decision.fields().businessKey().orElseThrow())
-                        .toList())
-                .parameters()
-                .addValue(
-                        "dedupeIds", decisions.stream().map(Decision::dedupeId).toArray(UUID[]::new))
+        return filedTogether(decisions, decidedOrder, bucket, decidedAt)
                 .addValue(
                         "decisions",
                         decisions.stream()
@@ -347,6 +388,25 @@ class RequestLogRepository {
                                         : decision.reason().name())
                                 .toArray(String[]::new))
                 .addValue(
+                        "usages",
+                        decisions.stream()
+                                .map(decision -> DecisionJson.usage(decision.usage(), decision.limits()))
+                                .toArray(String[]::new));
+    }
+
+    /**
+     * The columns every row filed in a batch has, INVALID ones included, one array element per decision:
+     * the key, the dedupe_id, the echoed fields (null where they failed validation), the place in the batch.
+     */
+    private static MapSqlParameterSource filedTogether(
+            List<Decision> decisions, ToIntFunction<Decision> decidedOrder, Instant bucket, Instant decidedAt) {
+        return KeyArrays.of(decisions.stream()
+                        .map(decision -> decision.fields().businessKey().orElseThrow())
+                        .toList())
+                .parameters()
+                .addValue(
+                        "dedupeIds", decisions.stream().map(Decision::dedupeId).toArray(UUID[]::new))
+                .addValue(
                         "amounts",
                         decisions.stream()
                                 .map(decision -> decision.fields().amount())
@@ -359,12 +419,8 @@ class RequestLogRepository {
                 .addValue(
                         "occurredAts",
                         decisions.stream()
-                                .map(decision -> decision.fields().occurredAt().toString())
-                                .toArray(String[]::new))
-                .addValue(
-                        "usages",
-                        decisions.stream()
-                                .map(decision -> DecisionJson.usage(decision.usage(), decision.limits()))
+                                .map(decision ->
+                                        timestamptzText(decision.fields().occurredAt()))
                                 .toArray(String[]::new))
                 .addValue(
                         "decidedOrders",

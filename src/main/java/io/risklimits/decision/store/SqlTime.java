@@ -16,6 +16,16 @@ final class SqlTime {
         return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
     }
 
+    /**
+     * An instant as the text of a timestamptz, for the arrays that batches unnest: ISO 8601 in UTC, the
+     * same instant that {@link #timestamptz} names to the driver. Both hold for the instants the event
+     * reader accepts, from 0001-01-01T00:00:00Z on: PostgreSQL has no year 0, and refuses the text of
+     * an earlier one.
+     */
+    static String timestamptzText(Instant instant) {
+        return instant == null ? null : instant.toString();
+    }
+
     static LocalDateTime utcTimestamp(Instant instant) {
         return LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
     }
