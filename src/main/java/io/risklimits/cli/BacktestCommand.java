@@ -7,6 +7,8 @@ import io.risklimits.decision.WindowCalendar;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
@@ -127,6 +129,9 @@ final class BacktestCommand implements Callable<Integer> {
 
     /** The zone, refused unless its offset from UTC is whole hours, as the service refuses it. */
     static final class CalendarZone implements ITypeConverter<WindowCalendar> {
+
+        private static final Duration SERVICE_DEFAULT_RETENTION = Duration.ofDays(32);
+
         @Override
         public WindowCalendar convert(String value) {
             ZoneId zone;
@@ -136,7 +141,7 @@ final class BacktestCommand implements Callable<Integer> {
                 throw new TypeConversionException("'" + value + "' is not a time zone: " + unknown.getMessage());
             }
             try {
-                return new WindowCalendar(zone);
+                return WindowCalendar.checked(zone, SERVICE_DEFAULT_RETENTION, Clock.systemUTC());
             } catch (IllegalArgumentException notWholeHours) {
                 throw new TypeConversionException(notWholeHours.getMessage());
             }
