@@ -82,8 +82,9 @@ final class KeyReplay {
     private void reverse(AuditRow row) {
         ReplayedOriginal original = state.originalOf(row);
         if (original == null && row.storedVerdict() == Verdict.RELEASED) {
-            // it found its original when decided; the original has been archived since, so the reversal
-            // cannot be decided again. Its original's hour is older than every window of the period.
+            // it found its original when decided, and the original has been archived since: it cannot be
+            // decided again. The original's hour is before the retention cutoff, outside every window of
+            // the period (the command refuses a period whose windows reach before the cutoff).
             state.file(row, row.storedVerdict());
             originalArchived = originalArchived.plusOne(row.amount());
             return;
