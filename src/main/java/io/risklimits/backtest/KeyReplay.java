@@ -28,6 +28,7 @@ final class KeyReplay {
     private long reversals;
     private Change releasedToRejected = Change.NONE;
     private Change rejectedToReleased = Change.NONE;
+    private Change originalArchived = Change.NONE;
 
     private KeyReplay(Scope scope, Limits limits, KeyState state) {
         this.scope = scope;
@@ -80,6 +81,14 @@ final class KeyReplay {
 
     private void reverse(AuditRow row) {
         ReplayedOriginal original = state.originalOf(row);
+        if (original == null && row.storedVerdict() == Verdict.RELEASED) {
+            // it found its original when decided, and the original has been archived since: it cannot be
+            // decided again. The original's hour is before the retention cutoff, outside every window of
+            // the period (the command refuses a period whose windows reach before the cutoff).
+            state.file(row, row.storedVerdict());
+            originalArchived = originalArchived.plusOne(row.amount());
+            return;
+        }
         ReversalPolicy.Outcome outcome =
                 ReversalPolicy.decide(row.amount(), original == null ? null : original.asPolicyOriginal());
         if (outcome.isReleased()) {
@@ -105,6 +114,7 @@ final class KeyReplay {
                 rejectedToApproved,
                 reversals,
                 releasedToRejected,
-                rejectedToReleased);
+                rejectedToReleased,
+                originalArchived);
     }
 }

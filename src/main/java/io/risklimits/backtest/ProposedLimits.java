@@ -2,10 +2,12 @@ package io.risklimits.backtest;
 
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Limits;
+import io.risklimits.decision.Window;
 import io.risklimits.limits.LimitRow;
 import io.risklimits.limits.LimitTable;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The limits a backtest tries: enforced rows resolved as the service resolves risk_limit (for each
@@ -27,6 +29,11 @@ public final class ProposedLimits {
 
     public int rowCount() {
         return rowCount;
+    }
+
+    /** Every window a proposed row limits: the windows whose usage the replay must start from. */
+    public Set<Window> windowsInUse() {
+        return table.windowsInUse();
     }
 
     Limits limitsFor(BusinessKey key) {

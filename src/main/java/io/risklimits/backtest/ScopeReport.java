@@ -14,6 +14,8 @@ import java.util.Map;
  * @param rejectedToApproved stored REJECTED, approved under the proposed limits
  * @param releasedToRejected reversals stored RELEASED that would release nothing (their original flipped)
  * @param rejectedToReleased reversals stored REJECTED that would release
+ * @param originalArchived reversals stored RELEASED whose original is no longer in the log (archived past
+ *     retention): not decided again, so neither a flip nor among {@code reversals}
  */
 public record ScopeReport(
         Scope scope,
@@ -24,7 +26,8 @@ public record ScopeReport(
         Change rejectedToApproved,
         long reversals,
         Change releasedToRejected,
-        Change rejectedToReleased) {
+        Change rejectedToReleased,
+        Change originalArchived) {
 
     public ScopeReport {
         Map<Reason, Change> copy = new EnumMap<>(Reason.class);
@@ -33,7 +36,8 @@ public record ScopeReport(
     }
 
     public static ScopeReport empty(Scope scope) {
-        return new ScopeReport(scope, 0, 0, Change.NONE, Map.of(), Change.NONE, 0, Change.NONE, Change.NONE);
+        return new ScopeReport(
+                scope, 0, 0, Change.NONE, Map.of(), Change.NONE, 0, Change.NONE, Change.NONE, Change.NONE);
     }
 
     /** This report and another added up, under this report's scope. */
@@ -50,7 +54,8 @@ public record ScopeReport(
                 rejectedToApproved.plus(other.rejectedToApproved),
                 reversals + other.reversals,
                 releasedToRejected.plus(other.releasedToRejected),
-                rejectedToReleased.plus(other.rejectedToReleased));
+                rejectedToReleased.plus(other.rejectedToReleased),
+                originalArchived.plus(other.originalArchived));
     }
 
     /** Authorizations decided the other way, either way. */

@@ -1,14 +1,19 @@
 package io.risklimits.cli;
 
+import io.risklimits.archive.ArchiveCursor;
 import io.risklimits.backtest.AuditLogStream;
 import io.risklimits.backtest.Backtest;
 import io.risklimits.backtest.ProposedLimits;
+import io.risklimits.backtest.RetainedHistory;
 import io.risklimits.decision.WindowCalendar;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -63,11 +68,21 @@ final class BacktestCommand implements Callable<Integer> {
     @Option(
             names = "--time-zone",
             paramLabel = "ZONE",
-            defaultValue = "${env:RISK_LIMITS_TIME_ZONE:-UTC}",
-            converter = CalendarZone.class,
+            converter = ZoneText.class,
             description = "the service's risk.limits.time-zone, where the day, week and month windows start"
-                    + " (default: $RISK_LIMITS_TIME_ZONE, else UTC)")
-    WindowCalendar calendar;
+                    + " (default: the service's own setting, read as the service reads it: application.yml,"
+                    + " $RISK_LIMITS_TIME_ZONE, -Drisk.limits.time-zone; else UTC)")
+    ZoneId zone;
+
+    @Option(
+            names = "--retention",
+            paramLabel = "DURATION",
+            converter = Converters.Length.class,
+            description = "the service's risk.retention: the audit log holds the hours from now minus it on, so"
+                    + " --from may be no earlier than the proposed windows allow (default: the service's own"
+                    + " setting, read as the service reads it: application.yml, $RISK_RETENTION,"
+                    + " -Drisk.retention; else 32d)")
+    Duration retention;
 
     @Option(names = "--json", description = "print the result as one JSON document")
     boolean json;
@@ -81,10 +96,21 @@ final class BacktestCommand implements Callable<Integer> {
             throw new ParameterException(
                     spec.commandLine(), "--from must be before --to, but --from is " + from + " and --to is " + to);
         }
+        Duration retained;
+        ZoneId zoneId;
+        try {
+            ServiceSettings settings = zone == null || retention == null ? ServiceSettings.ofThisProcess() : null;
+            retained = retention != null ? retention : settings.retention();
+            zoneId = zone != null ? zone : settings.timeZone();
+        } catch (IllegalArgumentException unreadable) {
+            throw new ParameterException(spec.commandLine(), unreadable.getMessage());
+        }
+        WindowCalendar calendar = calendar(zoneId, retained);
         Backtest backtest = new Backtest(limits, calendar);
         long started = System.nanoTime();
         long rowsRead;
         try (Database db = database.open()) {
+            refuseAFromBeforeTheRetainedHistory(db, retained, calendar);
             rowsRead = new AuditLogStream(db.connection()).read(from, to, backtest::replay);
         } catch (SQLException failed) {
             throw new CommandFailed("reading the audit log failed: " + FailureMessages.describe(failed));
@@ -106,6 +132,40 @@ final class BacktestCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** The zone, refused unless its offset from UTC is whole hours, as the service refuses it at start-up. */
+    private WindowCalendar calendar(ZoneId zoneId, Duration retained) {
+        try {
+            return WindowCalendar.checked(zoneId, retained, Clock.systemUTC());
+        } catch (IllegalArgumentException notWholeHours) {
+            String source = zone != null ? "--time-zone" : "risk.limits.time-zone (the service's setting)";
+            throw new ParameterException(spec.commandLine(), source + ": " + notWholeHours.getMessage());
+        }
+    }
+
+    /**
+     * The archiver deletes the hours before now minus risk.retention (the database clock): a period whose
+     * windows reach before that would be replayed from less usage than there was, and flip what the
+     * proposed limits would not have flipped.
+     */
+    private void refuseAFromBeforeTheRetainedHistory(Database db, Duration retained, WindowCalendar calendar) {
+        Instant cutoff = new ArchiveCursor(db.jdbc()).cutoff(retained).toInstant(ZoneOffset.UTC);
+        Instant earliest = new RetainedHistory(cutoff).earliestFrom(limits.windowsInUse(), calendar);
+        if (from.isBefore(earliest)) {
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "--from " + from + " is too early: the audit log holds the hours from " + cutoff
+                            + " on (now minus risk.retention, " + describe(retained) + "), and the proposed"
+                            + " limits' windows at --from reach before that, so the replay would start from"
+                            + " too little usage; the earliest --from the audit log supports is " + earliest);
+        }
+    }
+
+    private static String describe(Duration duration) {
+        return duration.toHoursPart() == 0 && duration.toMinutesPart() == 0 && duration.toSecondsPart() == 0
+                ? duration.toDays() + "d"
+                : duration.toHours() + "h";
+    }
+
     static final class ProposedLimitsConverter implements ITypeConverter<ProposedLimits> {
         @Override
         public ProposedLimits convert(String file) {
@@ -125,20 +185,13 @@ final class BacktestCommand implements Callable<Integer> {
         }
     }
 
-    /** The zone, refused unless its offset from UTC is whole hours, as the service refuses it. */
-    static final class CalendarZone implements ITypeConverter<WindowCalendar> {
+    static final class ZoneText implements ITypeConverter<ZoneId> {
         @Override
-        public WindowCalendar convert(String value) {
-            ZoneId zone;
+        public ZoneId convert(String value) {
             try {
-                zone = ZoneId.of(value);
+                return ZoneId.of(value);
             } catch (java.time.DateTimeException unknown) {
                 throw new TypeConversionException("'" + value + "' is not a time zone: " + unknown.getMessage());
-            }
-            try {
-                return new WindowCalendar(zone);
-            } catch (IllegalArgumentException notWholeHours) {
-                throw new TypeConversionException(notWholeHours.getMessage());
             }
         }
     }

@@ -33,7 +33,8 @@ record BacktestOutput(
                 "amount",
                 "reversals",
                 "released->rejected",
-                "rejected->released");
+                "rejected->released",
+                "original archived");
         report.scopes().forEach(scope -> addRow(table, scope));
         addRow(table, report.totals());
         table.print(out, "");
@@ -88,7 +89,8 @@ record BacktestOutput(
                 report.rejectedToApproved().amount(),
                 report.reversals(),
                 report.releasedToRejected().count(),
-                report.rejectedToReleased().count());
+                report.rejectedToReleased().count(),
+                report.originalArchived().count());
     }
 
     private static ObjectNode json(ScopeReport report) {
@@ -103,6 +105,7 @@ record BacktestOutput(
         node.put("reversals", report.reversals());
         node.set("released_to_rejected", change(report.releasedToRejected()));
         node.set("rejected_to_released", change(report.rejectedToReleased()));
+        node.set("original_archived", change(report.originalArchived()));
         return node;
     }
 

@@ -1,18 +1,23 @@
 package io.risklimits.limits;
 
 import io.risklimits.decision.WindowCalendar;
+import io.risklimits.shared.RiskProperties;
 import io.risklimits.shared.StartRefused;
+import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 @Configuration(proxyBeanMethods = false)
 class LimitsConfiguration {
 
-    /** The calendar windows' zone, refused at start-up unless its offset from UTC is whole hours. */
+    /**
+     * The calendar windows' zone, refused at start-up unless its offset from UTC is whole hours from now
+     * minus risk.retention on (the oldest hour a window can still reach).
+     */
     @Bean
-    WindowCalendar windowCalendar(LimitsProperties limits) {
+    WindowCalendar windowCalendar(LimitsProperties limits, RiskProperties risk) {
         try {
-            return new WindowCalendar(limits.timeZone());
+            return WindowCalendar.checked(limits.timeZone(), risk.retention(), Clock.systemUTC());
         } catch (IllegalArgumentException notWholeHours) {
             throw new StartRefused(
                     "risk.limits.time-zone: " + notWholeHours.getMessage(),

@@ -16,8 +16,11 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -54,6 +57,8 @@ class BacktestIT {
     private static final String WIRE = uniqueChannel("BTW");
     // the channel of a key decided while a backtest reads: none of the scopes looked at
     private static final String LATE = uniqueChannel("BTL");
+    // the channel of a key whose reversal's original has been archived
+    private static final String ARCHIVED = uniqueChannel("BTA");
     private static final UUID[] ENTITIES = {UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID()};
 
     private static final List<BusinessKey> KEYS = List.of(
@@ -105,7 +110,7 @@ class BacktestIT {
     static void deleteTheHistory() {
         JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
         for (String table : List.of("risk_request_log", "risk_hourly_agg")) {
-            db.update("DELETE FROM " + table + " WHERE channel_code IN (?, ?, ?)", CARD, WIRE, LATE);
+            db.update("DELETE FROM " + table + " WHERE channel_code IN (?, ?, ?, ?)", CARD, WIRE, LATE, ARCHIVED);
         }
     }
 
@@ -164,6 +169,54 @@ class BacktestIT {
                 .containsPattern("(?m)^" + WIRE + "\\s+OUT\\s+" + ENTITIES[3] + "\\s+1\\s+\\d+")
                 .containsPattern("(?m)^total\\s+")
                 .containsPattern("rows read: \\d+ in \\d+\\.\\d\\d s \\(\\d+ rows/s\\)");
+    }
+
+    /**
+     * A reversal released 700 of its original when it was decided; the original has been deleted past
+     * retention since. The replay cannot decide it again: it is counted apart, not as released->rejected.
+     */
+    @Test
+    void aReleaseWhoseOriginalWasArchivedIsReportedApartAndIsNoFlip() throws IOException {
+        UUID entity = UUID.randomUUID();
+        new JdbcTemplate(TestInfrastructure.get().dataSource()).update("""
+                INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
+                                              decision, amount, currency, decided_at, type, reverses,
+                                              released_amount, released_count, remaining)
+                VALUES (?, ?, 'OUT', gen_random_uuid(), '2026-11-02 10:00', 'RELEASED', 700, 'USD',
+                        '2026-11-02 10:15Z', 'REVERSAL', gen_random_uuid(), 700, 1, 0)
+                """, entity, ARCHIVED);
+
+        JsonNode result = backtest(List.of(row(ARCHIVED, "*", null, Window.LAST_24_HOURS, 1_000, 10)), "--json");
+
+        JsonNode scope = ourScopes(result).get(ARCHIVED + "/*/");
+        assertThat(scope.get("original_archived").get("count").longValue()).isEqualTo(1);
+        assertThat(scope.get("original_archived").get("amount").longValue()).isEqualTo(700);
+        assertThat(scope.get("reversals").longValue()).isZero();
+        assertThat(scope.get("released_to_rejected").get("count").longValue()).isZero();
+    }
+
+    /**
+     * The archiver deletes what is older than now minus risk.retention (32 days in the test settings):
+     * a period whose 24-hour windows reach before that would start from too little usage.
+     */
+    @Test
+    void aFromWhoseWindowsReachPastRetentionIsRefusedNamingTheEarliestFrom() throws IOException {
+        JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
+        Instant cutoffBefore = retentionCutoff(db);
+        Instant from = cutoffBefore.plus(Duration.ofHours(2));
+
+        CliRun run = runWithoutRetention(
+                List.of(row(CARD, "*", null, Window.LAST_24_HOURS, 30_000, 12)), from, from.plus(Duration.ofDays(2)));
+
+        Instant cutoffAfter = retentionCutoff(db); // the database's hour may have turned meanwhile
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(2);
+        assertThat(run.err())
+                .as(run.toString())
+                .contains("--from " + from)
+                .containsAnyOf(
+                        "earliest --from the audit log supports is " + cutoffBefore.plus(Duration.ofHours(23)),
+                        "earliest --from the audit log supports is " + cutoffAfter.plus(Duration.ofHours(23)));
+        assertThat(run.out()).isEmpty();
     }
 
     /**
@@ -254,7 +307,24 @@ class BacktestIT {
         return JSON.readTree(run.out());
     }
 
+    private static Instant retentionCutoff(JdbcTemplate db) {
+        return db.queryForObject(
+                        "SELECT date_trunc('hour', now() AT TIME ZONE 'UTC' - interval '32 days')", LocalDateTime.class)
+                .toInstant(ZoneOffset.UTC);
+    }
+
+    // the history is filed on fixed dates and nothing archives it: this database keeps it all
     private CliRun run(List<LimitRow> limits, String... more) throws IOException {
+        List<String> arguments = new ArrayList<>(List.of("--retention=3650d"));
+        arguments.addAll(List.of(more));
+        return run(limits, FROM, TO, arguments);
+    }
+
+    private CliRun runWithoutRetention(List<LimitRow> limits, Instant from, Instant to) throws IOException {
+        return run(limits, from, to, List.of());
+    }
+
+    private CliRun run(List<LimitRow> limits, Instant from, Instant to, List<String> more) throws IOException {
         Path csv = files.resolve("limits-" + UUID.randomUUID() + ".csv");
         StringBuilder text = new StringBuilder("channel,direction,entity_id,window,max_amount,max_count\n");
         for (LimitRow row : limits) {
@@ -275,15 +345,15 @@ class BacktestIT {
                 "--limits",
                 csv.toString(),
                 "--from",
-                FROM.toString(),
+                from.toString(),
                 "--to",
-                TO.toString(),
+                to.toString(),
                 "--time-zone",
                 NEW_YORK.getId(),
                 "--jdbc-url=" + infrastructure.jdbcUrl(),
                 "--db-user=" + infrastructure.username(),
                 "--db-password=" + infrastructure.password()));
-        arguments.addAll(List.of(more));
+        arguments.addAll(more);
         return CliRun.of(arguments.toArray(String[]::new));
     }
 
@@ -294,7 +364,7 @@ class BacktestIT {
             JsonNode name = scope.get("scope");
             if (!name.isNull()) {
                 String channel = name.get("channel").stringValue();
-                if (channel.equals(CARD) || channel.equals(WIRE)) {
+                if (channel.equals(CARD) || channel.equals(WIRE) || channel.equals(ARCHIVED)) {
                     JsonNode entity = name.get("entity_id");
                     scopes.put(
                             channel + "/" + name.get("direction").stringValue() + "/"

@@ -66,6 +66,22 @@ class KeyReplayTest {
     }
 
     @Test
+    void aReleaseWhoseOriginalWasArchivedIsReportedApartAndIsNoFlip() {
+        long hour = hour("2026-11-10T12:00:00Z");
+        UUID archived = UUID.randomUUID(); // released when decided, then deleted past retention: not in the log
+        UUID kept = authorization(Verdict.APPROVED, 300, hour, BEFORE);
+        reversal(Verdict.RELEASED, 200, archived, 200, 1, hour + 1, INSIDE);
+        reversal(Verdict.RELEASED, 100, kept, 100, 0, hour + 1, INSIDE);
+
+        ScopeReport report = replay(List.of(row("CARD", "OUT", null, Window.LAST_24_HOURS, 1000, 100)), UTC());
+
+        assertThat(report.originalArchived()).isEqualTo(new Change(1, 200));
+        assertThat(report.reversals()).isEqualTo(1);
+        assertThat(report.releasedToRejected()).isEqualTo(Change.NONE);
+        assertThat(report.rejectedToReleased()).isEqualTo(Change.NONE);
+    }
+
+    @Test
     void aReleaseBeforeThePeriodIsAppliedAsStored() {
         long hour = hour("2026-11-10T12:00:00Z");
         UUID original = authorization(Verdict.APPROVED, 800, hour, BEFORE);

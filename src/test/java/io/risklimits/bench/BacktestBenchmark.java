@@ -102,6 +102,8 @@ class BacktestBenchmark {
                     "--from=" + START,
                     "--to=" + START.plus(PERIOD).plus(Duration.ofHours(1)),
                     "--json",
+                    // the history is filed on fixed dates and nothing archives it: this database keeps it all
+                    "--retention=3650d",
                     "--jdbc-url=" + infrastructure.jdbcUrl(),
                     "--db-user=" + infrastructure.username(),
                     "--db-password=" + infrastructure.password()

@@ -84,6 +84,30 @@ class CliArgumentsTest {
     }
 
     @Test
+    void aBacktestTakesItsTimeZoneFromTheServiceSettingsAsTheServiceDoes() throws IOException {
+        Path limits = limitsFile("CARD,OUT,,day,1000,10\n");
+        String previous = System.setProperty("risk.limits.time-zone", "Asia/Kolkata");
+        CliRun run;
+        try {
+            run = CliRun.of(("backtest --limits " + limits + " --from 2026-11-01T00:00:00Z --to 2026-11-02T00:00:00Z "
+                            + NOWHERE)
+                    .split(" +"));
+        } finally {
+            if (previous == null) {
+                System.clearProperty("risk.limits.time-zone");
+            } else {
+                System.setProperty("risk.limits.time-zone", previous);
+            }
+        }
+
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(2);
+        assertThat(run.err())
+                .as(run.toString())
+                .contains("risk.limits.time-zone", "time zone Asia/Kolkata has the offset +05:30")
+                .doesNotContain("\tat ");
+    }
+
+    @Test
     void backtestHelpListsItsOptions() {
         CliRun run = CliRun.of("backtest", "--help");
 

@@ -3,9 +3,11 @@ package io.risklimits.decision;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -13,6 +15,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class WindowCalendarTest {
 
     private static final WindowCalendar NEW_YORK = new WindowCalendar(ZoneId.of("America/New_York"));
+    private static final Duration RETENTION = Duration.ofDays(32);
+    private static final Clock NOW = Clock.fixed(Instant.parse("2026-11-26T12:00:00Z"), ZoneOffset.UTC);
 
     @Test
     void rollingWindowsEndWithTheCurrentHour() {
@@ -82,17 +86,41 @@ class WindowCalendarTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"Asia/Kolkata", "Asia/Kathmandu", "Australia/Adelaide", "Australia/Lord_Howe"})
-    void aZoneWhoseOffsetIsNotWholeHoursIsRefusedByName(String zone) {
-        assertThatThrownBy(() -> new WindowCalendar(ZoneId.of(zone)))
+    void aZoneWhoseOffsetIsNotWholeHoursIsRefusedNamingTheZoneThePropertyAndTheRule(String zone) {
+        assertThatThrownBy(() -> WindowCalendar.checked(ZoneId.of(zone), RETENTION, NOW))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining(zone)
-                .hasMessageContaining("not a whole number of hours");
+                .hasMessageContaining("time zone " + zone + " has the offset")
+                .hasMessageContaining("not a whole number of hours")
+                .hasMessageContaining("risk.limits.time-zone")
+                .hasMessageContaining("from now minus risk.retention on");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"UTC", "America/New_York", "Europe/Berlin", "Pacific/Kiritimati", "Etc/GMT+12"})
     void aZoneWithWholeHourOffsetsIsAccepted(String zone) {
-        assertThat(new WindowCalendar(ZoneId.of(zone)).zone()).isEqualTo(ZoneId.of(zone));
+        assertThat(WindowCalendar.checked(ZoneId.of(zone), RETENTION, NOW).zone())
+                .isEqualTo(ZoneId.of(zone));
+    }
+
+    // Caracas: -04:30 from 2007 to 2016-05-01; Pyongyang: +08:30 from 2015 to 2018-05-04; whole hours since
+    @ParameterizedTest
+    @ValueSource(strings = {"America/Caracas", "Asia/Pyongyang"})
+    void aZoneWhoseOffsetWasFractionalOnlyBeforeRetentionIsAccepted(String zone) {
+        assertThat(WindowCalendar.checked(ZoneId.of(zone), RETENTION, NOW).zone())
+                .isEqualTo(ZoneId.of(zone));
+    }
+
+    @Test
+    void aFractionalOffsetIsJudgedFromNowMinusRetentionOn() {
+        ZoneId caracas = ZoneId.of("America/Caracas");
+        // retention reaches back before 2016-05-01 02:30 local time, when -04:30 ended
+        Clock twoWeeksAfter = Clock.fixed(Instant.parse("2016-05-15T00:00:00Z"), ZoneOffset.UTC);
+        Clock sixWeeksAfter = Clock.fixed(Instant.parse("2016-06-12T12:00:00Z"), ZoneOffset.UTC);
+
+        assertThatThrownBy(() -> WindowCalendar.checked(caracas, RETENTION, twoWeeksAfter))
+                .hasMessageContaining("time zone America/Caracas has the offset -04:30");
+        assertThat(WindowCalendar.checked(caracas, RETENTION, sixWeeksAfter).zone())
+                .isEqualTo(caracas);
     }
 
     @Test

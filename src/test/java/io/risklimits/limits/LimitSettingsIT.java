@@ -3,12 +3,14 @@ package io.risklimits.limits;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.risklimits.decision.WindowCalendar;
 import io.risklimits.support.DecisionSchema;
 import io.risklimits.support.RunningService;
 import io.risklimits.support.TestInfrastructure;
 import io.risklimits.support.TestKafka;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -39,6 +41,15 @@ class LimitSettingsIT {
                 .hasMessageContaining("risk.limits.time-zone")
                 .hasMessageContaining("Asia/Kolkata")
                 .hasMessageContaining("not a whole number of hours");
+    }
+
+    @Test
+    void aZoneWhoseOffsetWasFractionalOnlyBeforeRetentionStarts() {
+        // America/Caracas: -04:30 until 2016, whole hours throughout the default retention of 32 days
+        try (RunningService service = RunningService.start(
+                RunningService.Topics.unique(), Map.of("risk.limits.time-zone", "America/Caracas"))) {
+            assertThat(service.bean(WindowCalendar.class).zone()).isEqualTo(ZoneId.of("America/Caracas"));
+        }
     }
 
     @Test
