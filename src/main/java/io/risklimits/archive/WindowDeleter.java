@@ -92,10 +92,11 @@ class WindowDeleter {
     }
 
     /**
-     * The audit rows of the slot's window go before its buckets, each table in its own transaction. A
-     * reversal looks its original up in the audit log before it releases into the original's bucket:
-     * once the original's row is deleted no reversal finds it (ORIGINAL_NOT_FOUND), so none that
-     * starts after it releases into an hour whose bucket is gone.
+     * The audit rows of the slot's window go before its buckets, each table in its own transaction, so
+     * no reversal releases into an hour whose bucket is gone: a reversal looks its original up in the
+     * audit log, locking the row it finds until its commit, before it releases into the original's
+     * bucket. Once the original's row is deleted no reversal finds it (ORIGINAL_NOT_FOUND); one that
+     * found it first holds up that delete, and so the buckets', until its release is written.
      */
     private Deleted slot(HashSlots.Slot slot, LocalDateTime from, LocalDateTime to, boolean dryRun) {
         long logRows = rows(LOG_ROWS, slot, from, to, dryRun);
