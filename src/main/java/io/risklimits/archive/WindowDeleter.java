@@ -22,14 +22,14 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Component
 class WindowDeleter {
 
-    private static final String AGG_ROWS = """
-            FROM risk_hourly_agg
+    private static final String LOG_ROWS = """
+            FROM risk_request_log
             WHERE bucket_ts >= :from AND bucket_ts < :to
               AND key_hash BETWEEN :firstHash AND :lastHash
             """;
 
-    private static final String LOG_ROWS = """
-            FROM risk_request_log
+    private static final String AGG_ROWS = """
+            FROM risk_hourly_agg
             WHERE bucket_ts >= :from AND bucket_ts < :to
               AND key_hash BETWEEN :firstHash AND :lastHash
             """;
@@ -91,12 +91,19 @@ class WindowDeleter {
         return new Deleted(aggRows, logRows);
     }
 
+    /**
+     * The audit rows of the slot's window go before its buckets, each table in its own transaction, so
+     * no reversal releases into an hour whose bucket is gone: a reversal looks its original up in the
+     * audit log, locking the row it finds until its commit, before it releases into the original's
+     * bucket. Once the original's row is deleted no reversal finds it (ORIGINAL_NOT_FOUND); one that
+     * found it first holds up that delete, and so the buckets', until its release is written.
+     */
     private Deleted slot(HashSlots.Slot slot, LocalDateTime from, LocalDateTime to, boolean dryRun) {
-        long aggRows = rows(AGG_ROWS, slot, from, to, dryRun);
         long logRows = rows(LOG_ROWS, slot, from, to, dryRun);
         if (slot.index() == 0) {
             logRows += rows(KEYLESS_LOG_ROWS, slot, from, to, dryRun);
         }
+        long aggRows = rows(AGG_ROWS, slot, from, to, dryRun);
         return new Deleted(aggRows, logRows);
     }
 

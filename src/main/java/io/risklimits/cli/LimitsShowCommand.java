@@ -95,18 +95,17 @@ final class LimitsShowCommand implements Callable<Integer> {
         BusinessKey key = new BusinessKey(entityId == null ? ANY_ENTITY : entityId, channel, direction);
         LimitTable limits = new LimitTable(rows);
         Map<Window, LimitRow> winners = limits.winningRows(key);
-        Map<Window, LimitRow> shadowWinners = limits.winningShadowRows(key);
+        Map<Window, LimitRow> shadowSet = limits.shadowSetRows(key);
         out.println("limits for channel " + channel + ", direction " + direction + ", "
                 + (entityId == null ? "an entity without an override" : "entity " + entityId) + ":");
         TextTable table = new TextTable("window", "max_amount", "max_count", "from row");
         TextTable shadowTable = new TextTable("window", "max_amount", "max_count", "from row");
         for (Window window : Window.values()) {
             addWinner(table, window, winners.get(window));
-            // the shadow set: the most specific shadow row, else the enforced row
-            addWinner(shadowTable, window, shadowWinners.getOrDefault(window, winners.get(window)));
+            addWinner(shadowTable, window, shadowSet.get(window));
         }
         table.print(out, "  ");
-        if (!shadowWinners.isEmpty()) {
+        if (!shadowSet.isEmpty()) {
             out.println("shadow limits (reported with each decision, never enforced):");
             shadowTable.print(out, "  ");
         }

@@ -48,14 +48,15 @@ final class RequestLogLookup {
             """;
 
     // The reversals filed under an authorization's business key that name it, in the order decided:
-    // a range of the primary key (the key's rows), filtered by the original they name.
+    // a range of the primary key (the key's rows), filtered by the original they name. The reversals
+    // of one batch share its decided_at; decided_order is each one's place in that batch.
     private static final String SELECT_REVERSALS = LOGGED_ROWS + """
             WHERE entity_id = :entityId
               AND channel_code = :channel
               AND direction_code = :direction
               AND reverses = :original
               AND type = 'REVERSAL'
-            ORDER BY decided_at, dedupe_id
+            ORDER BY decided_at, decided_order
             """;
 
     private final JdbcClient jdbc;

@@ -7,8 +7,8 @@ import java.util.Objects;
 
 /**
  * The limit of every window in force for one business key (a window absent is unlimited), and, when a
- * shadow row of risk_limit matches the key, the shadow set evaluated beside them: for each window the
- * most specific shadow row, else the enforced limit. The shadow set is never enforced.
+ * shadow row of risk_limit matches the key, the shadow set evaluated beside them: the limits that
+ * limits promote would leave. The shadow set is never enforced.
  *
  * @param shadow null when no shadow row matches the key
  */

@@ -14,8 +14,9 @@ import java.util.stream.Collectors;
 
 /**
  * An immutable snapshot of risk_limit that resolves the limits of a business key: for each window the
- * most specific enforced row; and, when a shadow row matches the key, the shadow set beside them (for
- * each window the most specific shadow row, falling back to the enforced row).
+ * most specific enforced row; and, when a shadow row matches the key, the shadow set beside them: what
+ * "limits promote" would leave, where a shadow row replaces the enforced row of its own scope and a
+ * more specific enforced row still wins.
  */
 public final class LimitTable {
 
@@ -41,13 +42,8 @@ public final class LimitTable {
         if (shadow.isEmpty()) {
             return limits;
         }
-        Map<Window, LimitRow> shadowRows = shadow.winningRows(key);
-        if (shadowRows.isEmpty()) {
-            return limits;
-        }
-        Map<Window, LimitRow> shadowSet = new EnumMap<>(enforcedRows);
-        shadowSet.putAll(shadowRows);
-        return limits.withShadow(new Limits(limitsOf(shadowSet)));
+        Map<Window, LimitRow> shadowSet = shadowSet(enforcedRows, shadow.winningRows(key));
+        return shadowSet.isEmpty() ? limits : limits.withShadow(new Limits(limitsOf(shadowSet)));
     }
 
     /** The enforced row that wins for each window, so an operator can see where a limit comes from; absent: unlimited. */
@@ -55,9 +51,31 @@ public final class LimitTable {
         return enforced.winningRows(key);
     }
 
-    /** The shadow row that wins for each window; empty when no shadow row matches the key. */
-    public Map<Window, LimitRow> winningShadowRows(BusinessKey key) {
-        return shadow.winningRows(key);
+    /**
+     * The row of the shadow set for each window, a shadow row or an enforced one (absent: unlimited);
+     * empty when no shadow row matches the key.
+     */
+    public Map<Window, LimitRow> shadowSetRows(BusinessKey key) {
+        return shadowSet(enforced.winningRows(key), shadow.winningRows(key));
+    }
+
+    /**
+     * For each window the row that wins once every shadow row has replaced the enforced row of its own
+     * scope (what limits promote does): the shadow row, unless the enforced row is more specific. For a
+     * key the scopes that match it differ in specificity, so the same specificity is the same scope.
+     */
+    private static Map<Window, LimitRow> shadowSet(
+            Map<Window, LimitRow> enforcedRows, Map<Window, LimitRow> shadowRows) {
+        if (shadowRows.isEmpty()) {
+            return Map.of();
+        }
+        Map<Window, LimitRow> shadowSet = new EnumMap<>(enforcedRows);
+        shadowRows.forEach((window, shadowRow) -> shadowSet.merge(
+                window,
+                shadowRow,
+                (enforcedRow, candidate) ->
+                        enforcedRow.specificity() > candidate.specificity() ? enforcedRow : candidate));
+        return shadowSet;
     }
 
     /** Every window with a row of either mode: what retention must cover. */

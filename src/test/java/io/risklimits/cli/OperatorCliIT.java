@@ -451,6 +451,52 @@ class OperatorCliIT {
                 .containsPattern("24h\\s+1000\\s+1\\s+.*uses no limit");
     }
 
+    /**
+     * Reversals decided in one batch share its decided_at; explain lists them in the order they were
+     * decided (their decided_order, as the batch files them), which here is not their dedupe_ids' order.
+     */
+    @Test
+    void explainListsTheReversalsOfOneBatchInTheOrderTheyWereDecided() {
+        String channel = newChannel();
+        UUID entity = UUID.randomUUID();
+        UUID authorizationId = UUID.randomUUID();
+        List<UUID> inDecidedOrder = List.of(
+                UUID.fromString("30000000-0000-4000-8000-000000000000"),
+                UUID.fromString("10000000-0000-4000-8000-000000000000"),
+                UUID.fromString("20000000-0000-4000-8000-000000000000"));
+        db.update("""
+                INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
+                                              decision, amount, currency, decided_at)
+                VALUES (?, ?, 'OUT', ?, date_trunc('hour', now() AT TIME ZONE 'UTC'), 'APPROVED', 1000, 'USD',
+                        now() - interval '1 minute')
+                """, entity, channel, authorizationId);
+        long remaining = 1000;
+        for (int place = 0; place < inDecidedOrder.size(); place++) {
+            long amount = 100L * (place + 1);
+            remaining -= amount;
+            db.update(
+                    """
+                    INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
+                                                  decision, amount, currency, decided_at, decided_order, type,
+                                                  reverses, released_amount, released_count, remaining)
+                    VALUES (?, ?, 'OUT', ?, date_trunc('hour', now() AT TIME ZONE 'UTC'), 'RELEASED', ?, 'USD',
+                            date_trunc('second', now()), ?, 'REVERSAL', ?, ?, 0, ?)
+                    """, entity, channel, inDecidedOrder.get(place), amount, place, authorizationId, amount, remaining);
+        }
+
+        CliRun explained = database("explain", authorizationId.toString());
+
+        assertThat(explained.exitCode()).as(explained.toString()).isZero();
+        assertThat(explained
+                        .out()
+                        .lines()
+                        .flatMap(line ->
+                                inDecidedOrder.stream().filter(reversal -> line.startsWith(reversal.toString()))))
+                .as(explained.out())
+                .containsExactlyElementsOf(inDecidedOrder);
+        assertThat(explained.out()).contains("remaining: 400 of 1000 still counted");
+    }
+
     private static CliRun sendEvent(UUID entity, String channel, UUID dedupeId, long amount, String... more) {
         CliRun run = kafka(concat(
                 new String[] {

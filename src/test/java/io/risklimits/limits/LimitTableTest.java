@@ -5,7 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Direction;
 import io.risklimits.decision.Limit;
+import io.risklimits.decision.LimitPolicy;
 import io.risklimits.decision.Limits;
+import io.risklimits.decision.Outcome;
+import io.risklimits.decision.Reason;
+import io.risklimits.decision.Tally;
+import io.risklimits.decision.Usage;
 import io.risklimits.decision.Window;
 import java.util.List;
 import java.util.Map;
@@ -76,13 +81,14 @@ class LimitTableTest {
     }
 
     @Test
-    void theShadowSetTakesTheMostSpecificShadowRowAndFallsBackToTheEnforcedRow() {
+    void theShadowSetReplacesEnforcedRowsOfItsScopesAndFallsBackToTheEnforcedRow() {
         LimitTable table = new LimitTable(List.of(
                 DEFAULT_24H,
                 DEFAULT_7D,
                 new LimitRow("CARD", "OUT", null, Window.LAST_24_HOURS, 50_000, 20),
                 shadow(new LimitRow("*", "*", null, Window.LAST_24_HOURS, 10, 1)),
                 shadow(new LimitRow("CARD", "*", null, Window.LAST_24_HOURS, 20, 2)),
+                shadow(new LimitRow("CARD", "OUT", null, Window.LAST_7_DAYS, 40, 4)),
                 shadow(new LimitRow("CARD", "OUT", ENTITY, Window.DAY, 300, 3))));
 
         Limits limits = table.limitsFor(CARD_OUT);
@@ -92,14 +98,43 @@ class LimitTableTest {
                 .containsOnly(
                         Map.entry(Window.LAST_24_HOURS, new Limit(50_000L, 20L)),
                         Map.entry(Window.LAST_7_DAYS, new Limit(5_000_000L, 500L)));
-        // shadow: CARD/* beats */* even where the enforced CARD/OUT row is more specific; 7d falls back
+        // shadow: the enforced CARD/OUT row is more specific than the CARD/* and */* shadow rows, so it
+        // keeps 24h; the CARD/OUT shadow row beats the enforced */* row in 7d; day has a shadow row only
         assertThat(limits.shadow().byWindow())
                 .containsOnly(
-                        Map.entry(Window.LAST_24_HOURS, new Limit(20L, 2L)),
-                        Map.entry(Window.LAST_7_DAYS, new Limit(5_000_000L, 500L)),
+                        Map.entry(Window.LAST_24_HOURS, new Limit(50_000L, 20L)),
+                        Map.entry(Window.LAST_7_DAYS, new Limit(40L, 4L)),
                         Map.entry(Window.DAY, new Limit(300L, 3L)));
+        BusinessKey otherChannel = new BusinessKey(ENTITY, "ACH", Direction.OUT);
+        assertThat(table.limitsFor(otherChannel).shadow().of(Window.LAST_24_HOURS))
+                .as("the */* shadow row replaces the enforced */* row")
+                .isEqualTo(new Limit(10L, 1L));
+        assertThat(table.limitsFor(otherChannel).shadow().of(Window.LAST_7_DAYS))
+                .as("a window without a shadow row keeps its enforced row")
+                .isEqualTo(new Limit(5_000_000L, 500L));
         BusinessKey otherEntity = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
         assertThat(table.limitsFor(otherEntity).shadow().of(Window.DAY)).isEqualTo(Limit.UNLIMITED);
+    }
+
+    @Test
+    void aMoreSpecificEnforcedRowStillWinsOverALessSpecificShadowRow() {
+        LimitTable table = new LimitTable(List.of(
+                new LimitRow("CARD", "OUT", ENTITY, Window.LAST_24_HOURS, 50_000, 100),
+                new LimitRow("CARD", "OUT", null, Window.LAST_24_HOURS, 1_000_000, 100),
+                shadow(new LimitRow("CARD", "OUT", null, Window.LAST_24_HOURS, 2_000_000, 100))));
+        Usage usage = new Usage(Map.of(Window.LAST_24_HOURS, new Tally(45_000, 1)));
+
+        Limits limits = table.limitsFor(CARD_OUT);
+
+        assertThat(LimitPolicy.decide(10_000, usage, limits)).isEqualTo(Outcome.rejectedFor(Reason.LIMIT_24H_AMOUNT));
+        // after limits promote the entity's override still wins, so the shadow set keeps it
+        assertThat(LimitPolicy.decideShadow(10_000, usage, limits))
+                .as("the shadow outcome of the entity with an override")
+                .isEqualTo(Outcome.rejectedFor(Reason.LIMIT_24H_AMOUNT));
+        BusinessKey otherEntity = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+        assertThat(table.limitsFor(otherEntity).shadow().of(Window.LAST_24_HOURS))
+                .as("an entity without an override takes the shadow row")
+                .isEqualTo(new Limit(2_000_000L, 100L));
     }
 
     @Test

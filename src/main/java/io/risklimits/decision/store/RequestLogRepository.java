@@ -165,7 +165,10 @@ class RequestLogRepository {
 
     // Each reversal's original as it stands under the key's lock: its type, decision and amount, and
     // the sum its RELEASED reversals gave back (risk_request_log_releases_idx). A missing row is an
-    // original that is unknown under the key, or past retention.
+    // original that is unknown under the key, or past retention. The row found stays locked until the
+    // commit, so the archiver, which deletes a window's audit rows before its buckets, cannot delete
+    // the original's hour before its release is written; a row the archiver is deleting is skipped
+    // (past retention) rather than waited for.
     private static final String SELECT_ORIGINALS = """
             SELECT original.entity_id, original.channel_code, original.direction_code, original.dedupe_id,
                    original.type, original.decision, original.amount,
@@ -181,6 +184,7 @@ class RequestLogRepository {
             WHERE (original.entity_id, original.channel_code, original.direction_code, original.dedupe_id) IN (
                 SELECT * FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]),
                                      CAST(:directions AS text[]), CAST(:dedupeIds AS uuid[])))
+            FOR KEY SHARE OF original SKIP LOCKED
             """;
 
     private final JdbcClient jdbc;
