@@ -20,8 +20,10 @@ import java.util.Map;
  * written only at the database clock's current hour, under the key's lock, after the clock is read, so
  * every bucket before a window's first hour is final once the hour has begun, but for rewrites: a
  * reversal releases limit from the hour its original was counted in, which lowers the totals before
- * every window that no longer holds that hour, and a clock that stepped back could add to an earlier
- * hour. Each rewrite is counted on every later bucket ({@link #rewrites}), so remembered starts are
+ * every window that no longer holds that hour, and those a window holding no bucket of the key
+ * starts from, which are its latest bucket's; and a clock that stepped back could
+ * add to an earlier hour. A release is counted on the bucket it releases from and every later one, an
+ * addition to an earlier hour on every later bucket ({@link #rewrites}), so remembered starts are
  * used only while the key's latest bucket carries the count they were read with. Without a bucket in the last 24 hours they may
  * change: once the archiver has deleted all of a key's buckets, its next bucket's totals start from
  * zero again.
@@ -33,9 +35,9 @@ record WindowStarts(Map<Window, Before> byWindow, long rewrites) {
     }
 
     /**
-     * Whether these starts still hold for a key whose latest bucket is this: a release into an earlier
-     * hour (or any write before the latest hour) changes the totals before a window, and the count of
-     * rewrites the latest bucket carries with them.
+     * Whether these starts still hold for a key whose latest bucket is this: a release (into the latest
+     * hour too) or any write before the latest hour changes the totals before a window, and the count
+     * of rewrites the latest bucket carries with them.
      */
     boolean holdFor(LatestBucket latest) {
         return latest != null && latest.rewrites() == rewrites;
