@@ -6,6 +6,7 @@ import io.risklimits.decision.Window;
 import java.math.BigDecimal;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A business key's running totals just before each window that ends with one hour bucket: the sum
@@ -29,6 +30,8 @@ import java.util.Map;
  * zero again.
  */
 record WindowStarts(Map<Window, Before> byWindow, long rewrites) {
+
+    private static final BigDecimal LARGEST_LONG = BigDecimal.valueOf(Long.MAX_VALUE);
 
     WindowStarts(Map<Window, Before> byWindow) {
         this(byWindow, 0);
@@ -55,14 +58,26 @@ record WindowStarts(Map<Window, Before> byWindow, long rewrites) {
         }
     }
 
-    /** Usage in each window, given the key's latest bucket (null for a key without buckets). */
-    Usage usageUpTo(LatestBucket latest) {
+    /**
+     * Usage in each window, given the key's latest bucket (null for a key without buckets). An amount
+     * past the long range is Long.MAX_VALUE, which stands for that much or more ({@link Tally}). Empty
+     * when some window's usage would be below zero: then these are not the starts of the totals the
+     * latest bucket carries.
+     */
+    Optional<Usage> usageUpTo(LatestBucket latest) {
         BigDecimal runningAmount = latest == null ? BigDecimal.ZERO : latest.runningAmount();
         long runningCount = latest == null ? 0 : latest.runningCount();
         Map<Window, Tally> usage = new EnumMap<>(Window.class);
-        byWindow.forEach((window, before) -> usage.put(
-                window,
-                new Tally(runningAmount.subtract(before.amount()).longValueExact(), runningCount - before.count())));
-        return new Usage(usage);
+        for (Map.Entry<Window, Before> window : byWindow.entrySet()) {
+            BigDecimal amount = runningAmount.subtract(window.getValue().amount());
+            long count = runningCount - window.getValue().count();
+            if (amount.signum() < 0 || count < 0) {
+                return Optional.empty();
+            }
+            usage.put(
+                    window.getKey(),
+                    new Tally(amount.compareTo(LARGEST_LONG) > 0 ? Long.MAX_VALUE : amount.longValueExact(), count));
+        }
+        return Optional.of(new Usage(usage));
     }
 }

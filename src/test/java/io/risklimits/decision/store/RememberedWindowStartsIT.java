@@ -138,6 +138,27 @@ class RememberedWindowStartsIT {
                 .isEqualTo(1);
     }
 
+    /**
+     * A writer that lowers the key's latest bucket through the triggers counts no rewrite, yet changes
+     * what the day window, which holds no bucket of the key, starts from: remembered starts that would
+     * give that window a usage below zero are not used, and the key is read again.
+     */
+    @Test
+    void rememberedStartsThatWouldGiveAUsageBelowZeroAreReadAgain() {
+        BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+        addToBucket(key, -13, 1_000); // 23:00 the day before
+        usage(remembering, key);
+
+        db.update(
+                "UPDATE risk_hourly_agg SET sum_amount = 600 WHERE entity_id = ? AND bucket_ts = ?",
+                key.entityId(),
+                java.sql.Timestamp.valueOf(NOW_HOUR.minusHours(13)));
+
+        Usage usage = usage(remembering, key);
+        assertThat(usage.of(Window.DAY)).isEqualTo(Tally.ZERO);
+        assertThat(usage).isEqualTo(summed.usageUpTo(key, BUCKET));
+    }
+
     private int indexScansOfOneRead(BusinessKey key) {
         return transaction.execute(status -> {
             int before = indexScansInThisTransaction();
