@@ -105,11 +105,7 @@ class ReleaseIntoTheLatestBucketIT {
     @ParameterizedTest(name = "a new {0}, a limit on it: {1}")
     @MethodSource("newWindowsWithAndWithoutACalendarLimit")
     void theNextAuthorizationsSeeTheNewWindowAsTheReleaseLeftIt(NewWindow newWindow, boolean calendarLimit) {
-        Map<Window, Limit> byWindow = new EnumMap<>(SEEDED);
-        if (calendarLimit) {
-            byWindow.put(newWindow.window, new Limit(1_000L, 100L));
-        }
-        Limits limits = new Limits(byWindow);
+        Limits limits = limits(newWindow, calendarLimit);
         BusinessKey key = newKey();
 
         databaseClock.set(newWindow.authorizedAt);
@@ -145,6 +141,54 @@ class ReleaseIntoTheLatestBucketIT {
             assertThat(c.verdict()).as("C, reason %s", c.reason()).isEqualTo(Verdict.APPROVED);
         }
         DecisionSchema.assertValidDecision(DecisionJson.message(c));
+    }
+
+    /**
+     * The same release, then B decided by another worker, which adds to the new window: the worker that
+     * remembered the window starts with the reversal must see B and the release when it decides C, not
+     * B less the released amount (a usage that is wrong without being below zero).
+     */
+    @ParameterizedTest(name = "a new {0}, a limit on it: {1}")
+    @MethodSource("newWindowsWithAndWithoutACalendarLimit")
+    void theWorkerThatRememberedTheStartsSeesTheReleaseAfterAnotherWorkersAuthorization(
+            NewWindow newWindow, boolean calendarLimit) {
+        Limits limits = limits(newWindow, calendarLimit);
+        BusinessKey key = newKey();
+        BatchDecisionStore otherWorker = store();
+
+        databaseClock.set(newWindow.authorizedAt);
+        TransactionEvent authorization = authorization(key, 1_000);
+        assertThat(decide(authorization, limits).verdict()).isEqualTo(Verdict.APPROVED);
+        databaseClock.set(newWindow.reversedAt);
+        assertThat(decide(reversal(key, authorization, 400), limits).verdict()).isEqualTo(Verdict.RELEASED);
+        databaseClock.set(newWindow.reversedAt.plus(FIVE_MINUTES));
+        Decision b = otherWorker
+                .decideAll(List.of(authorization(key, 1_000)), anyKey -> limits)
+                .get(0);
+        assertThat(b.verdict()).as("B, reason %s", b.reason()).isEqualTo(Verdict.APPROVED);
+
+        databaseClock.set(newWindow.reversedAt.plus(FIVE_MINUTES.multipliedBy(2)));
+        Usage exactWithB = summed.usageUpTo(key, newWindow.reversedAt.truncatedTo(ChronoUnit.HOURS));
+        Decision c = decide(authorization(key, 400), limits);
+
+        assertThat(c.usage())
+                .as("C's usage, from the window starts remembered by the reversal's batch")
+                .isEqualTo(exactWithB);
+        assertThat(c.usage().of(newWindow.window)).isEqualTo(new Tally(1_000, 1));
+        if (calendarLimit) {
+            assertThat(c.verdict()).isEqualTo(Verdict.REJECTED);
+            assertThat(c.reason()).isEqualTo(newWindow.window.amountExceeded());
+        } else {
+            assertThat(c.verdict()).as("C, reason %s", c.reason()).isEqualTo(Verdict.APPROVED);
+        }
+    }
+
+    private static Limits limits(NewWindow newWindow, boolean calendarLimit) {
+        Map<Window, Limit> byWindow = new EnumMap<>(SEEDED);
+        if (calendarLimit) {
+            byWindow.put(newWindow.window, new Limit(1_000L, 100L));
+        }
+        return new Limits(byWindow);
     }
 
     private Decision decide(TransactionEvent event, Limits limits) {
