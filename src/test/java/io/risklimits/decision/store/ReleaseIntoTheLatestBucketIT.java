@@ -30,6 +30,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -41,6 +42,8 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  * starts for the hour, and a calendar window with no bucket of the key yet starts from that latest
  * bucket's running totals, which the release lowers: the next authorization of the hour must see the
  * window as the release left it (empty), not the remembered totals less the release (below zero).
+ * So must a write through the running-totals triggers (an operator's correction of the latest bucket,
+ * a bulk load's new latest bucket) that changes what such a window starts from.
  * The database clock is set, so each step happens at its hour whenever the test runs.
  */
 class ReleaseIntoTheLatestBucketIT {
@@ -181,6 +184,102 @@ class ReleaseIntoTheLatestBucketIT {
         } else {
             assertThat(c.verdict()).as("C, reason %s", c.reason()).isEqualTo(Verdict.APPROVED);
         }
+    }
+
+    /**
+     * What an operator or a bulk load writes through the triggers into a key whose latest bucket is
+     * yesterday's, at 12:00, of 1,000: it changes the totals the day window (which holds no bucket of
+     * the key yet) starts from.
+     */
+    private enum TriggerWrite {
+        RAISE_THE_LATEST_BUCKET("""
+                UPDATE risk_hourly_agg SET sum_amount = 1500
+                WHERE entity_id = ? AND channel_code = ? AND direction_code = ? AND bucket_ts = '2030-03-05 12:00'
+                """),
+        LOWER_THE_LATEST_BUCKET("""
+                UPDATE risk_hourly_agg SET sum_amount = 600
+                WHERE entity_id = ? AND channel_code = ? AND direction_code = ? AND bucket_ts = '2030-03-05 12:00'
+                """),
+        INSERT_A_NEW_LATEST_BUCKET("""
+                INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count)
+                VALUES (?, ?, ?, '2030-03-05 20:00', 500, 1)
+                """);
+
+        final String sql;
+
+        TriggerWrite(String sql) {
+            this.sql = sql;
+        }
+    }
+
+    /** Tuesday 5 March 2030, then Wednesday. */
+    private static final Instant YESTERDAY = Instant.parse("2030-03-05T12:20:00Z");
+
+    private static final Instant TODAY = Instant.parse("2030-03-06T09:05:00Z");
+
+    /** The seeded defaults and 1,000 a day. */
+    private static final Limits WITH_A_DAY_LIMIT = limits(NewWindow.DAY, true);
+
+    /**
+     * Authorization A of 1,000 yesterday; today an authorization over the 24-hour limit is the key's
+     * first event, rejected, and its batch remembers the key's window starts for the hour. Then a write
+     * through the triggers changes the totals before the day window, and the next authorization of the
+     * remembering worker must see the day window as a full read does: empty.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(TriggerWrite.class)
+    void aWriteThroughTheTriggersIsSeenByTheNextAuthorization(TriggerWrite write) {
+        BusinessKey key = keyRejectedTodayAfterAnAuthorizationYesterday();
+
+        db.update(write.sql, key.entityId(), key.channel(), key.direction().name());
+
+        databaseClock.set(TODAY.plus(FIVE_MINUTES));
+        Usage exact = summed.usageUpTo(key, TODAY.truncatedTo(ChronoUnit.HOURS));
+        Decision b = decide(authorization(key, 1_000), WITH_A_DAY_LIMIT);
+
+        assertThat(b.usage())
+                .as("B's usage, from the window starts remembered by the rejection's batch")
+                .isEqualTo(exact);
+        assertThat(b.usage().of(Window.DAY)).isEqualTo(Tally.ZERO);
+        assertThat(b.verdict()).as("B, reason %s", b.reason()).isEqualTo(Verdict.APPROVED);
+    }
+
+    /**
+     * The same write, then B of 1,000 decided by another worker, which starts the day window: the worker
+     * that remembered the starts must find B alone in it when it decides C of 100 (not more, nor less,
+     * which would let C past the day's limit of 1,000).
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(TriggerWrite.class)
+    void aWriteThroughTheTriggersIsSeenAfterAnotherWorkersAuthorization(TriggerWrite write) {
+        BusinessKey key = keyRejectedTodayAfterAnAuthorizationYesterday();
+        db.update(write.sql, key.entityId(), key.channel(), key.direction().name());
+        databaseClock.set(TODAY.plus(FIVE_MINUTES));
+        Decision b = store().decideAll(List.of(authorization(key, 1_000)), anyKey -> WITH_A_DAY_LIMIT)
+                .get(0);
+        assertThat(b.verdict()).as("B, reason %s", b.reason()).isEqualTo(Verdict.APPROVED);
+
+        databaseClock.set(TODAY.plus(FIVE_MINUTES.multipliedBy(2)));
+        Usage exactWithB = summed.usageUpTo(key, TODAY.truncatedTo(ChronoUnit.HOURS));
+        Decision c = decide(authorization(key, 100), WITH_A_DAY_LIMIT);
+
+        assertThat(c.usage())
+                .as("C's usage, from the window starts remembered by the rejection's batch")
+                .isEqualTo(exactWithB);
+        assertThat(c.usage().of(Window.DAY)).isEqualTo(new Tally(1_000, 1));
+        assertThat(c.verdict()).isEqualTo(Verdict.REJECTED);
+        assertThat(c.reason()).isEqualTo(Window.DAY.amountExceeded());
+    }
+
+    private BusinessKey keyRejectedTodayAfterAnAuthorizationYesterday() {
+        BusinessKey key = newKey();
+        databaseClock.set(YESTERDAY);
+        assertThat(decide(authorization(key, 1_000), WITH_A_DAY_LIMIT).verdict())
+                .isEqualTo(Verdict.APPROVED);
+        databaseClock.set(TODAY);
+        Decision rejected = decide(authorization(key, 2_000_000), WITH_A_DAY_LIMIT);
+        assertThat(rejected.verdict()).isEqualTo(Verdict.REJECTED);
+        return key;
     }
 
     private static Limits limits(NewWindow newWindow, boolean calendarLimit) {
