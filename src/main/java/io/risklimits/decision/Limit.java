@@ -5,10 +5,19 @@ public record Limit(Long maxAmount, Long maxCount) {
 
     public static final Limit UNLIMITED = new Limit(null, null);
 
+    /**
+     * Whether usedAmount + amount stays within the maximum (a window without one: within the long
+     * range), compared exactly for any two longs. A usage of Long.MAX_VALUE, which stands for that much
+     * or more ({@link Tally}), admits no positive amount, limited or not.
+     */
     public boolean admitsAmount(long usedAmount, long amount) {
-        // written as a subtraction so that a sum near Long.MAX_VALUE cannot overflow into approval
         long maximum = maxAmount == null ? Long.MAX_VALUE : maxAmount;
-        return amount <= maximum - usedAmount;
+        try {
+            return Math.addExact(usedAmount, amount) <= maximum;
+        } catch (ArithmeticException outsideTheLongRange) {
+            // the exact sum is above every long when both are positive, below every long when both are negative
+            return usedAmount < 0;
+        }
     }
 
     public boolean admitsOneMore(long usedCount) {

@@ -165,7 +165,7 @@ class DatabaseRolesIT {
         overrides.put("spring.datasource.url", urlWithoutUser());
         overrides.put("spring.datasource.username", login);
         overrides.put("spring.datasource.password", PASSWORD);
-        // migrations (here: Flyway's validation of V1..V3) as the owner; the login may not read its history
+        // migrations (here: Flyway's validation of the applied ones) as the owner; the login may not read its history
         overrides.put("spring.flyway.user", infrastructure.username());
         overrides.put("spring.flyway.password", infrastructure.password());
         return overrides;

@@ -107,6 +107,27 @@ class LimitPolicyTest {
                 .isEqualTo(Outcome.approved());
     }
 
+    /**
+     * A window whose usage reached the largest long (that much or more: its sum cannot be represented)
+     * admits nothing, whether it has a limit or not.
+     */
+    @Test
+    void aWindowWhoseUsageReachedTheLargestLongRejectsEvenWithoutALimit() {
+        Usage saturated = usage(Window.LAST_7_DAYS, Long.MAX_VALUE, 3);
+
+        assertThat(LimitPolicy.decide(1, saturated, Limits.NONE))
+                .isEqualTo(Outcome.rejectedFor(Reason.LIMIT_7D_AMOUNT));
+        assertThat(LimitPolicy.decide(1, saturated, limits(Window.LAST_7_DAYS, new Limit(Long.MAX_VALUE, 10L))))
+                .isEqualTo(Outcome.rejectedFor(Reason.LIMIT_7D_AMOUNT));
+    }
+
+    /** Usage below zero (which the store never gives) must not overflow into a rejection. */
+    @Test
+    void usageBelowZeroInAnUnlimitedWindowDoesNotOverflowIntoARejection() {
+        assertThat(LimitPolicy.decide(100, usage(Window.DAY, -400, 0), Limits.NONE))
+                .isEqualTo(Outcome.approved());
+    }
+
     @Test
     void aZeroLimitRejectsEverything() {
         assertThat(LimitPolicy.decide(1, Usage.NONE, limits(Window.LAST_7_DAYS, new Limit(0L, 100L))))

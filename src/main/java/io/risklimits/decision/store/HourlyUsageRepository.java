@@ -30,19 +30,20 @@ class HourlyUsageRepository {
 
     // Releases given back by reversals, each to the hour its original was counted in: that bucket's
     // amount (and count, when the original is released in full) drops, and so do the running totals of
-    // that bucket and of every later one, which count the rewrite (a release into the key's latest
-    // hour rewrites no history before it). A bucket past retention is gone:
-    // the later buckets' totals drop all the same, so every window's usage stays right. Only inside a
-    // transaction begun by risk_begin_batch_decision, after the batch's additions.
+    // that bucket and of every later one, each of which counts the rewrite. The released bucket counts
+    // it too: a window that holds no bucket of the key yet starts from the totals of the key's latest
+    // bucket, so a release into the latest bucket changes what that window starts from (WindowStarts).
+    // A bucket past retention is gone: the later buckets' totals drop all the same, so every window's
+    // usage stays right. Only inside a transaction begun by risk_begin_batch_decision, after the
+    // batch's additions.
     private static final String RELEASE_FROM_BUCKETS = """
             UPDATE risk_hourly_agg bucket
             SET sum_amount     = bucket.sum_amount - released.own_amount,
                 tx_count       = bucket.tx_count - released.own_count,
                 running_amount = bucket.running_amount - released.carried_amount,
                 running_count  = bucket.running_count - released.carried_count,
-                rewrites       = bucket.rewrites + CAST(released.after_a_release AS integer)
+                rewrites       = bucket.rewrites + 1
             FROM (SELECT later.entity_id, later.channel_code, later.direction_code, later.bucket_ts,
-                         bool_or(release.bucket_ts < later.bucket_ts) AS after_a_release,
                          coalesce(sum(release.amount) FILTER (WHERE release.bucket_ts = later.bucket_ts), 0)
                              AS own_amount,
                          coalesce(sum(release.count) FILTER (WHERE release.bucket_ts = later.bucket_ts), 0)

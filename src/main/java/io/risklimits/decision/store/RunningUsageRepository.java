@@ -19,6 +19,7 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
 import org.springframework.jdbc.core.JdbcOperations;
@@ -164,10 +165,20 @@ class RunningUsageRepository {
         Map<BusinessKey, LatestBucket> latestBuckets = new HashMap<>();
         List<BusinessKey> rewritten = new ArrayList<>();
         for (KeyRow row : rows) {
-            WindowStarts starts = row.starts() == null ? remembered.get(row.key()) : row.starts();
-            if (!starts.holdFor(row.latest()) && row.starts() == null) {
+            boolean startsRemembered = row.starts() == null;
+            WindowStarts starts = startsRemembered ? remembered.get(row.key()) : row.starts();
+            Optional<Usage> keyUsage = startsRemembered && !starts.holdFor(row.latest())
+                    ? Optional.empty()
+                    : starts.usageUpTo(row.latest());
+            if (keyUsage.isEmpty() && startsRemembered) {
                 rewritten.add(row.key());
                 continue;
+            }
+            if (keyUsage.isEmpty()) {
+                // read in one snapshot under the key's lock, a window's usage is the sum of its buckets,
+                // which the table keeps at zero or more: the running totals do not add up to the buckets
+                throw new IllegalStateException("the running totals of " + row.key()
+                        + " in risk_hourly_agg give a window a usage below zero: they disagree with its buckets");
             }
             if (row.latest() != null) {
                 latestBuckets.put(row.key(), row.latest());
@@ -175,14 +186,15 @@ class RunningUsageRepository {
             if (row.bucketIn24h()) {
                 lastingTheHour.put(row.key(), starts);
             }
-            usage.put(row.key(), starts.usageUpTo(row.latest()));
+            usage.put(row.key(), keyUsage.get());
         }
         windowStarts.remember(lastingTheHour, bucket);
         // one row per key: the keys not remembered were read
         metrics.windowStartsFound(remembered.size() - rewritten.size(), rows.size() - remembered.size());
         if (!rewritten.isEmpty()) {
             // history was rewritten since their starts were remembered (a release, here or in another
-            // worker): read in full, in this transaction and under the same locks
+            // worker), or the starts give a usage below zero, which no history has: read in full, in this
+            // transaction and under the same locks
             windowStarts.forget(rewritten, bucket);
             UsageReading reread = usageUpTo(rewritten, bucket);
             usage.putAll(reread.usage());

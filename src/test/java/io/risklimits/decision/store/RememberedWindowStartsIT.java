@@ -119,6 +119,27 @@ class RememberedWindowStartsIT {
     }
 
     /**
+     * An operator's correction of the key's latest bucket, made through the triggers, changes what
+     * the day window, which holds no bucket of the key, starts from: the bucket counts the rewrite, so
+     * the remembered starts are read again and the usage stays exact.
+     */
+    @Test
+    void aCorrectionOfTheLatestBucketThroughTheTriggersIsSeenAtOnce() {
+        BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+        addToBucket(key, -13, 1_000); // 23:00 the day before
+        usage(remembering, key);
+
+        db.update(
+                "UPDATE risk_hourly_agg SET sum_amount = 1500 WHERE entity_id = ? AND bucket_ts = ?",
+                key.entityId(),
+                java.sql.Timestamp.valueOf(NOW_HOUR.minusHours(13)));
+
+        Usage usage = usage(remembering, key);
+        assertThat(usage.of(Window.DAY)).isEqualTo(Tally.ZERO);
+        assertThat(usage).isEqualTo(summed.usageUpTo(key, BUCKET));
+    }
+
+    /**
      * A bucket written before a window's start (a writer that loads history out of order, or a database
      * clock that stepped back a day) changes the totals before that window: the key's latest bucket
      * counts the rewrite, so the remembered starts are read again and the usage stays exact.
@@ -136,6 +157,31 @@ class RememberedWindowStartsIT {
         assertThat(indexScansOfOneRead(key))
                 .as("remembered again after the read")
                 .isEqualTo(1);
+    }
+
+    /**
+     * A writer that lowers the key's latest bucket with the totals written by its own statement, and
+     * counts no rewrite as it should, changes what the day window, which holds no bucket of the key,
+     * starts from: remembered starts that would give that window a usage below zero are not used, and
+     * the key is read again.
+     */
+    @Test
+    void rememberedStartsThatWouldGiveAUsageBelowZeroAreReadAgain() {
+        BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+        addToBucket(key, -13, 1_000); // 23:00 the day before
+        usage(remembering, key);
+
+        transaction.executeWithoutResult(status -> {
+            db.queryForObject("SELECT set_config('risk.running_totals_written_by', 'statement', true)", String.class);
+            db.update("""
+                    UPDATE risk_hourly_agg SET sum_amount = 600, running_amount = running_amount - 400
+                    WHERE entity_id = ? AND bucket_ts = ?
+                    """, key.entityId(), java.sql.Timestamp.valueOf(NOW_HOUR.minusHours(13)));
+        });
+
+        Usage usage = usage(remembering, key);
+        assertThat(usage.of(Window.DAY)).isEqualTo(Tally.ZERO);
+        assertThat(usage).isEqualTo(summed.usageUpTo(key, BUCKET));
     }
 
     private int indexScansOfOneRead(BusinessKey key) {

@@ -95,14 +95,47 @@ class WindowStartsCacheTest {
                 Window.WEEK, new WindowStarts.Before(BigDecimal.valueOf(500), 5),
                 Window.MONTH, new WindowStarts.Before(BigDecimal.valueOf(100), 1)));
 
-        Usage usage = before.usageUpTo(new LatestBucket(TEN_O_CLOCK, BigDecimal.valueOf(1000), 10, null));
+        Usage usage = before.usageUpTo(new LatestBucket(TEN_O_CLOCK, BigDecimal.valueOf(1000), 10, null))
+                .orElseThrow();
 
         assertThat(usage.of(Window.LAST_24_HOURS)).isEqualTo(new Tally(100, 1));
         assertThat(usage.of(Window.LAST_7_DAYS)).isEqualTo(new Tally(600, 6));
         assertThat(usage.of(Window.LAST_30_DAYS)).isEqualTo(new Tally(1000, 10));
         assertThat(usage.of(Window.DAY)).isEqualTo(new Tally(50, 1));
         assertThat(usage.of(Window.MONTH)).isEqualTo(new Tally(900, 9));
-        assertThat(starts(0, 0).usageUpTo(null)).isEqualTo(Usage.NONE);
+        assertThat(starts(0, 0).usageUpTo(null)).contains(Usage.NONE);
+    }
+
+    /** The running totals are numeric: a window's sum past the long range is capped at its largest value. */
+    @Test
+    void usagePastTheLongRangeIsTheLargestLong() {
+        BigDecimal twentySevenQuintillion = new BigDecimal("27000000000000000000");
+
+        Usage usage = starts(0, 0)
+                .usageUpTo(new LatestBucket(TEN_O_CLOCK, twentySevenQuintillion, 3, null))
+                .orElseThrow();
+
+        assertThat(usage.of(Window.LAST_24_HOURS)).isEqualTo(new Tally(Long.MAX_VALUE, 3));
+        assertThat(starts(1, 0)
+                        .usageUpTo(new LatestBucket(
+                                TEN_O_CLOCK, BigDecimal.valueOf(Long.MAX_VALUE).add(BigDecimal.ONE), 3, null))
+                        .orElseThrow()
+                        .of(Window.MONTH))
+                .as("exactly the largest long")
+                .isEqualTo(new Tally(Long.MAX_VALUE, 3));
+    }
+
+    /**
+     * Starts above the latest bucket's totals in some window are not the starts of those totals (remembered
+     * before a write that changed what a window starts from): they give no usage rather than one below zero.
+     */
+    @Test
+    void startsAboveTheLatestTotalsGiveNoUsage() {
+        LatestBucket latest = new LatestBucket(TEN_O_CLOCK, BigDecimal.valueOf(600), 1, null);
+
+        assertThat(starts(1_000, 1).usageUpTo(latest)).isEmpty();
+        assertThat(starts(600, 2).usageUpTo(latest)).isEmpty();
+        assertThat(starts(600, 1).usageUpTo(latest)).contains(Usage.NONE);
     }
 
     private static WindowStarts starts(long amount, long count) {

@@ -1,0 +1,127 @@
+package io.risklimits.decision.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.risklimits.decision.BusinessKey;
+import io.risklimits.decision.Decision;
+import io.risklimits.decision.DecisionJson;
+import io.risklimits.decision.Direction;
+import io.risklimits.decision.Limit;
+import io.risklimits.decision.Limits;
+import io.risklimits.decision.Reason;
+import io.risklimits.decision.Tally;
+import io.risklimits.decision.TransactionEvent;
+import io.risklimits.decision.Verdict;
+import io.risklimits.decision.Window;
+import io.risklimits.decision.WindowCalendar;
+import io.risklimits.shared.Failpoints;
+import io.risklimits.support.DecisionSchema;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+
+/**
+ * A key whose buckets add up past what a long holds (each bucket fits, the running totals are numeric)
+ * must still get a decision, and so must the events of other keys in its batch: its usage is capped at
+ * Long.MAX_VALUE, which no window admits more to, limited or not.
+ */
+class UsagePastTheLongRangeIT {
+
+    private static final Instant NOW = Instant.parse("2030-06-04T12:30:00Z");
+    private static final long NINE_QUINTILLION = 9_000_000_000_000_000_000L;
+
+    private final SetDatabaseClock databaseClock = new SetDatabaseClock(NOW);
+    private final JdbcTemplate db = new JdbcTemplate(databaseClock.dataSource());
+    private final BatchDecisionStore store = store();
+    private final List<UUID> entities = new ArrayList<>();
+
+    @AfterEach
+    void deleteTheKeysRowsAndTheClock() {
+        try {
+            for (UUID entity : entities) {
+                db.update("DELETE FROM risk_hourly_agg WHERE entity_id = ?", entity);
+                db.update("DELETE FROM risk_request_log WHERE entity_id = ?", entity);
+            }
+        } finally {
+            databaseClock.close();
+        }
+    }
+
+    @Test
+    void withoutAnyLimitTheKeyIsRejectedAndTheNextKeyInTheBatchIsDecided() {
+        BusinessKey huge = keyWithThreeHoursOfNineQuintillion();
+        BusinessKey other = newKey();
+
+        List<Decision> decisions =
+                store.decideAll(List.of(authorization(huge, 100), authorization(other, 100)), anyKey -> Limits.NONE);
+
+        assertThat(decisions.get(0).verdict()).isEqualTo(Verdict.REJECTED);
+        assertThat(decisions.get(0).reason()).isEqualTo(Reason.LIMIT_24H_AMOUNT);
+        assertThat(decisions.get(0).usage().of(Window.LAST_24_HOURS)).isEqualTo(new Tally(Long.MAX_VALUE, 3));
+        assertThat(decisions.get(1).verdict()).isEqualTo(Verdict.APPROVED);
+        decisions.forEach(decision -> DecisionSchema.assertValidDecision(DecisionJson.message(decision)));
+    }
+
+    @Test
+    void theUsagePublishedForAWindowPastTheLongRangeIsCappedAtItsLargestValue() {
+        BusinessKey huge = keyWithThreeHoursOfNineQuintillion();
+        BusinessKey other = newKey();
+        Limits seeded = new Limits(Map.of(
+                Window.LAST_24_HOURS, new Limit(1_000_000L, 100L),
+                Window.LAST_7_DAYS, new Limit(5_000_000L, 500L),
+                Window.LAST_30_DAYS, new Limit(20_000_000L, 2_000L)));
+
+        List<Decision> decisions =
+                store.decideAll(List.of(authorization(huge, 100), authorization(other, 100)), anyKey -> seeded);
+
+        assertThat(decisions.get(0).verdict()).isEqualTo(Verdict.REJECTED);
+        assertThat(decisions.get(0).reason()).isEqualTo(Reason.LIMIT_24H_AMOUNT);
+        assertThat(new String(DecisionJson.message(decisions.get(0))))
+                .contains("\"24h\":{\"amount\":9223372036854775807,\"count\":3}");
+        assertThat(decisions.get(1).verdict()).isEqualTo(Verdict.APPROVED);
+        decisions.forEach(decision -> DecisionSchema.assertValidDecision(DecisionJson.message(decision)));
+    }
+
+    private BusinessKey keyWithThreeHoursOfNineQuintillion() {
+        BusinessKey key = newKey();
+        LocalDateTime hour = LocalDateTime.ofInstant(NOW, ZoneOffset.UTC).withMinute(0);
+        for (int hoursAgo = 1; hoursAgo <= 3; hoursAgo++) {
+            BucketRows.add(db, key, hour.minusHours(hoursAgo), NINE_QUINTILLION);
+        }
+        return key;
+    }
+
+    private BatchDecisionStore store() {
+        DecisionStoreMetrics metrics = new DecisionStoreMetrics(new SimpleMeterRegistry());
+        return new BatchDecisionStore(
+                db,
+                databaseClock.clock(),
+                WindowCalendar.UTC,
+                new DataSourceTransactionManager(databaseClock.dataSource()),
+                new RequestLogRepository(JdbcClient.create(databaseClock.dataSource())),
+                new RunningUsageRepository(db, WindowCalendar.UTC, new WindowStartsCache(100), metrics),
+                new HourlyUsageRepository(),
+                metrics,
+                new Failpoints("", 1));
+    }
+
+    private BusinessKey newKey() {
+        BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+        entities.add(key.entityId());
+        return key;
+    }
+
+    private static TransactionEvent authorization(BusinessKey key, long amount) {
+        return new TransactionEvent(UUID.randomUUID(), key, amount, "USD", NOW);
+    }
+}
