@@ -35,8 +35,8 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 /**
  * Shadow rows of risk_limit through the batched store against a real PostgreSQL: a decision carries
- * what the shadow set (for each window the most specific shadow row, else the enforced row) would have
- * decided from the same usage, is decided, counted and reported by the enforced limits alone, and says
+ * what the shadow set (the limits `limits promote` would leave: for each window a shadow row replaces the
+ * enforced row of its specificity, and a more specific enforced row still wins) would have decided from the same usage, is decided, counted and reported by the enforced limits alone, and says
  * the same when it is read back from the request log.
  * The limit table is built in memory (no risk_limit rows), with a channel of each test's own.
  */
@@ -97,9 +97,9 @@ class ShadowLimitsIT {
     }
 
     /**
-     * For each window the most specific shadow row, else the enforced row: the entity's shadow txn cap
-     * beats the channel's, and the 7-day window, without a shadow row, keeps its enforced limit, which
-     * the shadow set then fails on. Another entity of the channel gets the channel's shadow row.
+     * With only channel-wide enforced rows, the entity's shadow txn cap is the most specific row and beats
+     * the channel's, and the 7-day window, without a shadow row, keeps its enforced limit, which the shadow
+     * set then fails on. Another entity of the channel gets the channel's shadow row.
      */
     @Test
     void theMostSpecificShadowRowWinsAndAWindowWithoutOneKeepsItsEnforcedLimit() {
