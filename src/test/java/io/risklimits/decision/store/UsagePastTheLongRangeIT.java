@@ -2,7 +2,6 @@ package io.risklimits.decision.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.DecisionJson;
@@ -14,8 +13,6 @@ import io.risklimits.decision.Tally;
 import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.Verdict;
 import io.risklimits.decision.Window;
-import io.risklimits.decision.WindowCalendar;
-import io.risklimits.shared.Failpoints;
 import io.risklimits.support.DecisionSchema;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -27,8 +24,6 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 /**
  * A key whose buckets add up past what a long holds (each bucket fits, the running totals are numeric)
@@ -42,7 +37,8 @@ class UsagePastTheLongRangeIT {
 
     private final SetDatabaseClock databaseClock = new SetDatabaseClock(NOW);
     private final JdbcTemplate db = new JdbcTemplate(databaseClock.dataSource());
-    private final BatchDecisionStore store = store();
+    private final BatchDecisionStore store =
+            TestStores.batchDecisionStore(databaseClock.dataSource(), databaseClock.clock());
     private final List<UUID> entities = new ArrayList<>();
 
     @AfterEach
@@ -99,20 +95,6 @@ class UsagePastTheLongRangeIT {
             BucketRows.add(db, key, hour.minusHours(hoursAgo), NINE_QUINTILLION);
         }
         return key;
-    }
-
-    private BatchDecisionStore store() {
-        DecisionStoreMetrics metrics = new DecisionStoreMetrics(new SimpleMeterRegistry());
-        return new BatchDecisionStore(
-                db,
-                databaseClock.clock(),
-                WindowCalendar.UTC,
-                new DataSourceTransactionManager(databaseClock.dataSource()),
-                new RequestLogRepository(JdbcClient.create(databaseClock.dataSource())),
-                new RunningUsageRepository(db, WindowCalendar.UTC, new WindowStartsCache(100), metrics),
-                new HourlyUsageRepository(),
-                metrics,
-                new Failpoints("", 1));
     }
 
     private BusinessKey newKey() {
