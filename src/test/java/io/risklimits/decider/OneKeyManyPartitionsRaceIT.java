@@ -30,7 +30,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * One business key on all twelve partitions, decided at once by three services of one consumer group
@@ -54,8 +53,6 @@ class OneKeyManyPartitionsRaceIT {
             "24h", new Cap(1_000_000_000L, 150),
             "7d", new Cap(75_000, 1_000),
             "30d", new Cap(1_000_000_000L, 1_000));
-
-    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
     private final UUID entity = UUID.randomUUID();
@@ -216,18 +213,7 @@ class OneKeyManyPartitionsRaceIT {
     }
 
     private static List<DecisionMessage> readDecisionsOf(Set<String> sent, RunningService.Topics topics) {
-        return TestKafka.readUntil(
-                        topics.decisions(),
-                        Duration.ofSeconds(45),
-                        records -> records.stream()
-                                .map(record -> JSON.readTree(record.value())
-                                        .get("dedupe_id")
-                                        .stringValue())
-                                .collect(Collectors.toSet())
-                                .containsAll(sent))
-                .stream()
-                .map(DecisionMessage::of)
-                .toList();
+        return DecisionMessage.readUntilAllDecided(topics.decisions(), sent, Duration.ofSeconds(45));
     }
 
     /**
