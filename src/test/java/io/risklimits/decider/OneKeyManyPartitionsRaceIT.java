@@ -2,7 +2,8 @@ package io.risklimits.decider;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.risklimits.decider.ReferenceModel.Cap;
+import io.risklimits.decision.ReferenceModel;
+import io.risklimits.decision.ReferenceModel.Cap;
 import io.risklimits.support.DecisionMessage;
 import io.risklimits.support.Events;
 import io.risklimits.support.RunningService;
