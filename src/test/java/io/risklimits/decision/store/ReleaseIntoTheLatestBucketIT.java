@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.DecisionJson;
-import io.risklimits.decision.Direction;
 import io.risklimits.decision.EventType;
 import io.risklimits.decision.Limit;
 import io.risklimits.decision.Limits;
@@ -18,7 +17,6 @@ import io.risklimits.support.DecisionSchema;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -76,15 +74,12 @@ class ReleaseIntoTheLatestBucketIT {
     private final SummedUsage summed = new SummedUsage(databaseClock.dataSource());
     private final BatchDecisionStore store =
             TestStores.batchDecisionStore(databaseClock.dataSource(), databaseClock.clock());
-    private final List<UUID> entities = new ArrayList<>();
+    private final TestKeys ownKeys = new TestKeys();
 
     @AfterEach
     void deleteTheKeysRowsAndTheClock() {
         try {
-            for (UUID entity : entities) {
-                db.update("DELETE FROM risk_hourly_agg WHERE entity_id = ?", entity);
-                db.update("DELETE FROM risk_request_log WHERE entity_id = ?", entity);
-            }
+            ownKeys.deleteTheirRows(db);
         } finally {
             databaseClock.close();
         }
@@ -293,9 +288,7 @@ class ReleaseIntoTheLatestBucketIT {
     }
 
     private BusinessKey newKey() {
-        BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
-        entities.add(key.entityId());
-        return key;
+        return ownKeys.newKey();
     }
 
     private TransactionEvent authorization(BusinessKey key, long amount) {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.DecisionJson;
-import io.risklimits.decision.Direction;
 import io.risklimits.decision.Limit;
 import io.risklimits.decision.Limits;
 import io.risklimits.decision.Reason;
@@ -17,7 +16,6 @@ import io.risklimits.support.DecisionSchema;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -39,15 +37,12 @@ class UsagePastTheLongRangeIT {
     private final JdbcTemplate db = new JdbcTemplate(databaseClock.dataSource());
     private final BatchDecisionStore store =
             TestStores.batchDecisionStore(databaseClock.dataSource(), databaseClock.clock());
-    private final List<UUID> entities = new ArrayList<>();
+    private final TestKeys ownKeys = new TestKeys();
 
     @AfterEach
     void deleteTheKeysRowsAndTheClock() {
         try {
-            for (UUID entity : entities) {
-                db.update("DELETE FROM risk_hourly_agg WHERE entity_id = ?", entity);
-                db.update("DELETE FROM risk_request_log WHERE entity_id = ?", entity);
-            }
+            ownKeys.deleteTheirRows(db);
         } finally {
             databaseClock.close();
         }
@@ -98,9 +93,7 @@ class UsagePastTheLongRangeIT {
     }
 
     private BusinessKey newKey() {
-        BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
-        entities.add(key.entityId());
-        return key;
+        return ownKeys.newKey();
     }
 
     private static TransactionEvent authorization(BusinessKey key, long amount) {
