@@ -380,7 +380,7 @@ class BacktestIT {
     private static Map<String, Expected> expectedUnder(List<LimitRow> limits) {
         Map<String, Expected> byScope = new HashMap<>();
         for (int key = 0; key < KEYS.size(); key++) {
-            ReferenceModel model = new ReferenceModel(KEYS.get(key), limits, NEW_YORK);
+            ModelledKey model = new ModelledKey(KEYS.get(key), limits, NEW_YORK);
             Expected expected = byScope.computeIfAbsent(scopeOf(KEYS.get(key), limits), scope -> Expected.empty());
             expected.keys()[0]++;
             for (HistoryEvent event : history.events) {

@@ -15,8 +15,8 @@ import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * A history of several keys over some weeks of hour buckets, decided event by event by the {@link
- * ReferenceModel} under given limits, and filed in risk_request_log as the decider files it: about 10%
+ * A history of several keys over some weeks of hour buckets, decided event by event as the {@link
+ * ModelledKey} under given limits, and filed in risk_request_log as the decider files it: about 10%
  * reversals, a few INVALID events, some events sharing a batch (one decided_at, in decided_order).
  */
 final class GeneratedHistory {
@@ -42,7 +42,7 @@ final class GeneratedHistory {
     /** Generates eventsPerKey events per key over the hours from start on, decided under the limits. */
     GeneratedHistory generate(Instant start, int hours, int eventsPerKey, List<LimitRow> limits, ZoneId zone) {
         for (int key = 0; key < keys.size(); key++) {
-            ReferenceModel model = new ReferenceModel(keys.get(key), limits, zone);
+            ModelledKey model = new ModelledKey(keys.get(key), limits, zone);
             List<HistoryEvent> ofKey = new ArrayList<>();
             for (Instant decidedAt : decidedAts(start, hours, eventsPerKey)) {
                 HistoryEvent event = next(key, decidedAt, ofKey);

@@ -3,6 +3,7 @@ package io.risklimits.decider;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import io.risklimits.decision.ReferenceModel;
 import io.risklimits.support.DecisionMessage;
 import io.risklimits.support.Events;
 import io.risklimits.support.RunningService;

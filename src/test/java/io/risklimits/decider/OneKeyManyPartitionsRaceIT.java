@@ -2,7 +2,8 @@ package io.risklimits.decider;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.risklimits.decider.ReferenceModel.Cap;
+import io.risklimits.decision.ReferenceModel;
+import io.risklimits.decision.ReferenceModel.Cap;
 import io.risklimits.support.DecisionMessage;
 import io.risklimits.support.Events;
 import io.risklimits.support.RunningService;
@@ -30,7 +31,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * One business key on all twelve partitions, decided at once by three services of one consumer group
@@ -54,8 +54,6 @@ class OneKeyManyPartitionsRaceIT {
             "24h", new Cap(1_000_000_000L, 150),
             "7d", new Cap(75_000, 1_000),
             "30d", new Cap(1_000_000_000L, 1_000));
-
-    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
     private final UUID entity = UUID.randomUUID();
@@ -216,18 +214,7 @@ class OneKeyManyPartitionsRaceIT {
     }
 
     private static List<DecisionMessage> readDecisionsOf(Set<String> sent, RunningService.Topics topics) {
-        return TestKafka.readUntil(
-                        topics.decisions(),
-                        Duration.ofSeconds(45),
-                        records -> records.stream()
-                                .map(record -> JSON.readTree(record.value())
-                                        .get("dedupe_id")
-                                        .stringValue())
-                                .collect(Collectors.toSet())
-                                .containsAll(sent))
-                .stream()
-                .map(DecisionMessage::of)
-                .toList();
+        return DecisionMessage.readUntilAllDecided(topics.decisions(), sent, Duration.ofSeconds(45));
     }
 
     /**

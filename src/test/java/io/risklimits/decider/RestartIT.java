@@ -2,6 +2,7 @@ package io.risklimits.decider;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.risklimits.support.DecidedChannel;
 import io.risklimits.support.DecisionMessage;
 import io.risklimits.support.Events;
 import io.risklimits.support.RunningService;
@@ -16,7 +17,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Future;
-import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -60,16 +60,7 @@ class RestartIT {
 
         List<DecisionMessage> messages;
         try (RunningService second = RunningService.start(topics, settings)) {
-            messages = TestKafka.readUntil(
-                            topics.decisions(),
-                            Duration.ofSeconds(120),
-                            records -> records.stream()
-                                    .map(record -> DecisionMessage.of(record).dedupeId())
-                                    .collect(Collectors.toSet())
-                                    .containsAll(sent))
-                    .stream()
-                    .map(DecisionMessage::of)
-                    .toList();
+            messages = DecisionMessage.readUntilAllDecided(topics.decisions(), sent, Duration.ofSeconds(120));
         }
 
         assertThat(auditRows()).isEqualTo(EVENTS);
@@ -79,36 +70,7 @@ class RestartIT {
                         Long.class,
                         channel))
                 .isEmpty();
-        messages.stream()
-                .collect(Collectors.groupingBy(DecisionMessage::dedupeId))
-                .values()
-                .forEach(copies -> assertThat(copies)
-                        .extracting(DecisionMessage::withoutReplayedFlag)
-                        .containsOnly(copies.get(0).withoutReplayedFlag()));
-        assertThat(db.queryForList("""
-                SELECT entity_id::text FROM risk_request_log
-                WHERE channel_code = ? AND decision = 'APPROVED'
-                GROUP BY entity_id HAVING count(*) > ?
-                """, String.class, channel, MAX_COUNT_24H))
-                .as("keys over their 24h count")
-                .isEmpty();
-        assertThat(db.queryForList("""
-                SELECT coalesce(agg.entity_id, audit.entity_id)::text
-                FROM (SELECT entity_id, bucket_ts, sum_amount, tx_count FROM risk_hourly_agg WHERE channel_code = ?) AS agg
-                FULL JOIN (SELECT entity_id, bucket_ts, sum(amount) AS sum_amount, count(*) AS tx_count
-                           FROM risk_request_log WHERE channel_code = ? AND decision = 'APPROVED'
-                           GROUP BY entity_id, bucket_ts) AS audit
-                       ON (agg.entity_id, agg.bucket_ts) = (audit.entity_id, audit.bucket_ts)
-                WHERE agg.sum_amount IS DISTINCT FROM audit.sum_amount OR agg.tx_count IS DISTINCT FROM audit.tx_count
-                """, String.class, channel, channel))
-                .as("buckets that differ from the approved audit rows")
-                .isEmpty();
-        assertThat(db.queryForObject(
-                        "SELECT count(*) FROM risk_request_log WHERE channel_code = ? AND decision = 'REJECTED'",
-                        Long.class,
-                        channel))
-                .as("rejections (the limit must bite)")
-                .isPositive();
+        new DecidedChannel(db, channel).assertDecidedConsistently(messages, MAX_COUNT_24H);
     }
 
     private Set<String> produce(RunningService.Topics topics) {

@@ -51,7 +51,6 @@ class MetricsAndHealthIT {
                 entity);
         LocalDateTime cutoff = prepareOneOldRowThreeHoursBeforeTheCutoff();
         RunningService.Topics topics = RunningService.Topics.unique();
-        UUID first = UUID.randomUUID();
 
         try (RunningService service = RunningService.startServing(topics, Map.of());
                 KafkaProducer<byte[], byte[]> producer = TestKafka.producer()) {
@@ -59,93 +58,109 @@ class MetricsAndHealthIT {
                     .untilAsserted(() -> assertThat(scrape(service).value("risk_archiver_cursor_lag_seconds"))
                             .isEqualTo(3 * 3600));
 
-            send(producer, topics, event(first, 100));
-            send(producer, topics, event(UUID.randomUUID(), 100));
-            send(producer, topics, event(UUID.randomUUID(), 100)); // the third in 24 h: over the count of 2
-            send(producer, topics, event(first, 100)); // a redelivery
-            send(producer, topics, event(UUID.randomUUID(), 0)); // INVALID: amount below 1
-            send(producer, topics, "not json".getBytes(StandardCharsets.UTF_8));
+            sendTheKnownStream(producer, topics);
             TestKafka.readAtLeast(topics.decisions(), 5, PATIENCE);
             TestKafka.readAtLeast(topics.deadLetter(), 2, PATIENCE);
 
-            await().atMost(PATIENCE).untilAsserted(() -> {
-                PrometheusScrape metrics = scrape(service);
-                assertThat(decisions(metrics, "APPROVED", "none", false)).isEqualTo(2);
-                assertThat(decisions(metrics, "REJECTED", "LIMIT_24H_COUNT", false))
-                        .isEqualTo(1);
-                assertThat(decisions(metrics, "APPROVED", "none", true)).isEqualTo(1);
-                assertThat(decisions(metrics, "INVALID", "INVALID_REQUEST", false))
-                        .isEqualTo(1);
-                assertThat(metrics.value("risk_decisions_total")).isEqualTo(5);
-                assertThat(metrics.value("risk_decider_dedupe_hits_total")).isEqualTo(1);
-                assertThat(metrics.value("risk_dead_letters_total", Map.of("kind", "invalid")))
-                        .isEqualTo(1);
-                assertThat(metrics.value("risk_dead_letters_total", Map.of("kind", "unreadable")))
-                        .isEqualTo(1);
-                assertThat(metrics.value("risk_decision_latency_seconds_count")).isEqualTo(5);
-                assertThat(metrics.value("risk_decision_latency_seconds_bucket", Map.of("le", "+Inf")))
-                        .isEqualTo(5);
-                // the four readable, valid events were decided in batches (the replay among them)
-                assertThat(metrics.value("risk_decider_batch_size_events_sum")).isEqualTo(4);
-                // at least one batch and the invalid event each took their locks
-                assertThat(metrics.value("risk_decider_lock_wait_seconds_count"))
-                        .isGreaterThanOrEqualTo(2);
-                // each batch was one timed transaction, and two when it met the redelivery (decided
-                // again with the stored decisions read; not when the first delivery was in the same
-                // batch), and the poll of each waited for its sends
-                double batches = metrics.value("risk_decider_batch_size_events_count");
-                assertThat(batches).isGreaterThanOrEqualTo(1);
-                double decidedAgain = metrics.value("risk_decider_batch_replay_retries_total");
-                assertThat(decidedAgain).isBetween(0.0, 1.0);
-                assertThat(metrics.value("risk_decider_transaction_duration_seconds_count"))
-                        .isEqualTo(batches + decidedAgain);
-                assertThat(metrics.value("risk_decider_publish_wait_seconds_count"))
-                        .isGreaterThanOrEqualTo(batches);
-                // the batches' one key: its window starts read from the database once (once per hour
-                // at most), then remembered; once per transaction
-                double startsRead = metrics.value("risk_decider_window_starts_total", Map.of("source", "read"));
-                assertThat(startsRead).isGreaterThanOrEqualTo(1);
-                assertThat(startsRead
-                                + metrics.value("risk_decider_window_starts_total", Map.of("source", "remembered")))
-                        .isEqualTo(batches + decidedAgain);
-                assertThat(metrics.has("kafka_consumer_fetch_manager_records_lag_max"))
-                        .as("consumer lag from the Kafka client's own metrics")
-                        .isTrue();
-            });
-
-            JsonNode archived = archive(producer, topics);
-            assertThat(archived.get("status").stringValue()).isEqualTo("COMPLETED");
-            assertThat(db.queryForObject(
-                            "SELECT count(*) FROM risk_hourly_agg WHERE entity_id = ? AND bucket_ts < ?",
-                            Long.class,
-                            entity,
-                            cutoff))
-                    .isZero();
-            await().atMost(PATIENCE).untilAsserted(() -> {
-                PrometheusScrape metrics = scrape(service);
-                assertThat(metrics.value("risk_archiver_commands_total", Map.of("status", "COMPLETED")))
-                        .isEqualTo(1);
-                assertThat(metrics.value("risk_archiver_deleted_rows_total", Map.of("table", "risk_hourly_agg")))
-                        .isEqualTo(1);
-                assertThat(metrics.value("risk_archiver_deleted_rows_total", Map.of("table", "risk_request_log")))
-                        .isEqualTo(1);
-                assertThat(metrics.value("risk_archiver_cursor_lag_seconds")).isZero();
-            });
-
-            PrometheusScrape metrics = scrape(service);
-            assertThat(dashboardMetricNames())
-                    .as("every metric the Grafana dashboard queries is served")
-                    .isNotEmpty()
-                    .allSatisfy(name -> assertThat(metrics.has(name)).as(name).isTrue());
-
-            JsonNode health = health(service);
-            assertThat(health.at("/status").stringValue()).isEqualTo("UP");
-            assertThat(health.at("/components/db/status").stringValue()).isEqualTo("UP");
-            assertThat(health.at("/components/kafka/status").stringValue()).isEqualTo("UP");
-            assertThat(health.at("/components/kafka/details/listeners/risk-decider")
-                            .booleanValue())
-                    .isTrue();
+            assertTheStreamsDecisionsAreCounted(service);
+            assertTheArchiveRunIsCounted(service, producer, topics, cutoff);
+            assertEveryDashboardMetricIsServedAndHealthIsUp(service);
         }
+    }
+
+    /** Two approvals, a rejection, a replay of the first, an invalid event and an unreadable record. */
+    private void sendTheKnownStream(KafkaProducer<byte[], byte[]> producer, RunningService.Topics topics) {
+        UUID first = UUID.randomUUID();
+        send(producer, topics, event(first, 100));
+        send(producer, topics, event(UUID.randomUUID(), 100));
+        send(producer, topics, event(UUID.randomUUID(), 100)); // the third in 24 h: over the count of 2
+        send(producer, topics, event(first, 100)); // a redelivery
+        send(producer, topics, event(UUID.randomUUID(), 0)); // INVALID: amount below 1
+        send(producer, topics, "not json".getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Each decision, dead letter, batch, lock wait and window-starts read of the stream, counted once. */
+    private static void assertTheStreamsDecisionsAreCounted(RunningService service) {
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            PrometheusScrape metrics = scrape(service);
+            assertThat(decisions(metrics, "APPROVED", "none", false)).isEqualTo(2);
+            assertThat(decisions(metrics, "REJECTED", "LIMIT_24H_COUNT", false)).isEqualTo(1);
+            assertThat(decisions(metrics, "APPROVED", "none", true)).isEqualTo(1);
+            assertThat(decisions(metrics, "INVALID", "INVALID_REQUEST", false)).isEqualTo(1);
+            assertThat(metrics.value("risk_decisions_total")).isEqualTo(5);
+            assertThat(metrics.value("risk_decider_dedupe_hits_total")).isEqualTo(1);
+            assertThat(metrics.value("risk_dead_letters_total", Map.of("kind", "invalid")))
+                    .isEqualTo(1);
+            assertThat(metrics.value("risk_dead_letters_total", Map.of("kind", "unreadable")))
+                    .isEqualTo(1);
+            assertThat(metrics.value("risk_decision_latency_seconds_count")).isEqualTo(5);
+            assertThat(metrics.value("risk_decision_latency_seconds_bucket", Map.of("le", "+Inf")))
+                    .isEqualTo(5);
+            // the four readable, valid events were decided in batches (the replay among them)
+            assertThat(metrics.value("risk_decider_batch_size_events_sum")).isEqualTo(4);
+            // at least one batch and the invalid event each took their locks
+            assertThat(metrics.value("risk_decider_lock_wait_seconds_count")).isGreaterThanOrEqualTo(2);
+            // each batch was one timed transaction, and two when it met the redelivery (decided
+            // again with the stored decisions read; not when the first delivery was in the same
+            // batch), and the poll of each waited for its sends
+            double batches = metrics.value("risk_decider_batch_size_events_count");
+            assertThat(batches).isGreaterThanOrEqualTo(1);
+            double decidedAgain = metrics.value("risk_decider_batch_replay_retries_total");
+            assertThat(decidedAgain).isBetween(0.0, 1.0);
+            assertThat(metrics.value("risk_decider_transaction_duration_seconds_count"))
+                    .isEqualTo(batches + decidedAgain);
+            assertThat(metrics.value("risk_decider_publish_wait_seconds_count")).isGreaterThanOrEqualTo(batches);
+            // the batches' one key: its window starts read from the database once (once per hour
+            // at most), then remembered; once per transaction
+            double startsRead = metrics.value("risk_decider_window_starts_total", Map.of("source", "read"));
+            assertThat(startsRead).isGreaterThanOrEqualTo(1);
+            assertThat(startsRead + metrics.value("risk_decider_window_starts_total", Map.of("source", "remembered")))
+                    .isEqualTo(batches + decidedAgain);
+            assertThat(metrics.has("kafka_consumer_fetch_manager_records_lag_max"))
+                    .as("consumer lag from the Kafka client's own metrics")
+                    .isTrue();
+        });
+    }
+
+    /** The archive command deletes the one old row of each table, and the cursor catches up. */
+    private void assertTheArchiveRunIsCounted(
+            RunningService service,
+            KafkaProducer<byte[], byte[]> producer,
+            RunningService.Topics topics,
+            LocalDateTime cutoff) {
+        JsonNode archived = archive(producer, topics);
+        assertThat(archived.get("status").stringValue()).isEqualTo("COMPLETED");
+        assertThat(db.queryForObject(
+                        "SELECT count(*) FROM risk_hourly_agg WHERE entity_id = ? AND bucket_ts < ?",
+                        Long.class,
+                        entity,
+                        cutoff))
+                .isZero();
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            PrometheusScrape metrics = scrape(service);
+            assertThat(metrics.value("risk_archiver_commands_total", Map.of("status", "COMPLETED")))
+                    .isEqualTo(1);
+            assertThat(metrics.value("risk_archiver_deleted_rows_total", Map.of("table", "risk_hourly_agg")))
+                    .isEqualTo(1);
+            assertThat(metrics.value("risk_archiver_deleted_rows_total", Map.of("table", "risk_request_log")))
+                    .isEqualTo(1);
+            assertThat(metrics.value("risk_archiver_cursor_lag_seconds")).isZero();
+        });
+    }
+
+    private static void assertEveryDashboardMetricIsServedAndHealthIsUp(RunningService service) throws Exception {
+        PrometheusScrape metrics = scrape(service);
+        assertThat(dashboardMetricNames())
+                .as("every metric the Grafana dashboard queries is served")
+                .isNotEmpty()
+                .allSatisfy(name -> assertThat(metrics.has(name)).as(name).isTrue());
+
+        JsonNode health = health(service);
+        assertThat(health.at("/status").stringValue()).isEqualTo("UP");
+        assertThat(health.at("/components/db/status").stringValue()).isEqualTo("UP");
+        assertThat(health.at("/components/kafka/status").stringValue()).isEqualTo("UP");
+        assertThat(health.at("/components/kafka/details/listeners/risk-decider").booleanValue())
+                .isTrue();
     }
 
     /** Like ArchiverIT: the cursor 3 h before the cutoff, and only this test's rows in between. */

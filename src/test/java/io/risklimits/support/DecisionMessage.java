@@ -1,5 +1,9 @@
 package io.risklimits.support;
 
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -13,6 +17,25 @@ public record DecisionMessage(JsonNode json, int partition, long offset) {
     public static DecisionMessage of(ConsumerRecord<byte[], byte[]> record) {
         DecisionSchema.assertValidDecision(record.value());
         return new DecisionMessage(JSON.readTree(record.value()), record.partition(), record.offset());
+    }
+
+    /**
+     * Reads the decisions topic from its start until it holds a decision for every one of the dedupe_ids
+     * (and whatever else it holds by then, redelivered copies too); fails after the timeout.
+     */
+    public static List<DecisionMessage> readUntilAllDecided(String topic, Set<String> dedupeIds, Duration timeout) {
+        return TestKafka.readUntil(
+                        topic,
+                        timeout,
+                        records -> records.stream()
+                                .map(record -> JSON.readTree(record.value())
+                                        .get("dedupe_id")
+                                        .stringValue())
+                                .collect(Collectors.toSet())
+                                .containsAll(dedupeIds))
+                .stream()
+                .map(DecisionMessage::of)
+                .toList();
     }
 
     public String dedupeId() {

@@ -15,8 +15,6 @@ import io.risklimits.decision.Tally;
 import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.Usage;
 import io.risklimits.decision.Window;
-import io.risklimits.decision.WindowCalendar;
-import io.risklimits.shared.Failpoints;
 import io.risklimits.support.TestInfrastructure;
 import java.sql.Connection;
 import java.time.Clock;
@@ -37,7 +35,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 /**
  * What the batched decider reads in the round trip that takes its locks: the usage of the database's
@@ -49,7 +46,6 @@ class BatchDecisionStoreIT {
     private final DataSource dataSource = TestInfrastructure.get().dataSource();
     private final JdbcTemplate db = new JdbcTemplate(dataSource);
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final DecisionStoreMetrics metrics = new DecisionStoreMetrics(registry);
     private final SummedUsage summed = new SummedUsage(dataSource);
     private final RequestLogRepository requestLog = new RequestLogRepository(JdbcClient.create(dataSource));
 
@@ -70,7 +66,7 @@ class BatchDecisionStoreIT {
         Usage before = summed.usageUpTo(key, hour);
         Clock offClock = Clock.offset(Clock.systemUTC(), Duration.ofMinutes(minutesOff));
 
-        Decision decision = store(offClock)
+        Decision decision = TestStores.batchDecisionStore(dataSource, offClock, registry)
                 .decideAll(List.of(event(key)), anyKey -> Limits.NONE)
                 .get(0);
 
@@ -89,7 +85,8 @@ class BatchDecisionStoreIT {
             holder.setAutoCommit(false);
             BatchBegin.begin(holder, key.entityId());
             CompletableFuture<List<Decision>> batch = CompletableFuture.supplyAsync(
-                    () -> store(Clock.systemUTC()).decideAll(List.of(event(key)), anyKey -> Limits.NONE));
+                    () -> TestStores.batchDecisionStore(dataSource, Clock.systemUTC(), registry)
+                            .decideAll(List.of(event(key)), anyKey -> Limits.NONE));
             awaitAWaiterForTheLockOf(key);
             TimeUnit.MILLISECONDS.sleep(200);
             holder.commit();
@@ -119,7 +116,8 @@ class BatchDecisionStoreIT {
         List<TransactionEvent> events = List.of(
                 event(first), event(second), event(first), event(third), event(second), event(third), event(first));
 
-        List<Decision> decisions = store(Clock.systemUTC()).decideAll(events, limitsByKey::get);
+        List<Decision> decisions = TestStores.batchDecisionStore(dataSource, Clock.systemUTC(), registry)
+                .decideAll(events, limitsByKey::get);
 
         for (Decision decision : decisions) {
             BusinessKey key = decision.fields().businessKey().orElseThrow();
@@ -140,7 +138,7 @@ class BatchDecisionStoreIT {
         BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
         TransactionEvent decidedBefore = event(key);
         TransactionEvent fresh = event(key);
-        BatchDecisionStore store = store(Clock.systemUTC());
+        BatchDecisionStore store = TestStores.batchDecisionStore(dataSource, Clock.systemUTC(), registry);
         Decision stored =
                 store.decideAll(List.of(decidedBefore), anyKey -> Limits.NONE).get(0);
 
@@ -181,19 +179,6 @@ class BatchDecisionStoreIT {
                     .isLessThan(deadline);
             TimeUnit.MILLISECONDS.sleep(10);
         }
-    }
-
-    private BatchDecisionStore store(Clock clock) {
-        return new BatchDecisionStore(
-                db,
-                clock,
-                WindowCalendar.UTC,
-                new DataSourceTransactionManager(dataSource),
-                requestLog,
-                new RunningUsageRepository(db, WindowCalendar.UTC, new WindowStartsCache(100), metrics),
-                new HourlyUsageRepository(),
-                metrics,
-                new Failpoints("", 1));
     }
 
     private static TransactionEvent event(BusinessKey key) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.risklimits.decision.BusinessKey;
-import io.risklimits.decision.Direction;
 import io.risklimits.decision.Tally;
 import io.risklimits.decision.Usage;
 import io.risklimits.decision.Window;
@@ -21,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -63,14 +61,12 @@ class CalendarWindowsIT {
     private final RunningUsageRepository remembering = new RunningUsageRepository(
             db, NEW_YORK, new WindowStartsCache(1_000), new DecisionStoreMetrics(rememberingMeters));
     private final Random random = new Random(34);
-    private final List<UUID> entities = new ArrayList<>();
+    private final TestKeys ownKeys = new TestKeys();
 
     @AfterEach
     void deleteTheBuckets() {
         try {
-            for (UUID entity : entities) {
-                db.update("DELETE FROM risk_hourly_agg WHERE entity_id = ?", entity);
-            }
+            ownKeys.deleteTheirRows(db);
         } finally {
             dataSource.destroy();
         }
@@ -278,9 +274,7 @@ class CalendarWindowsIT {
     }
 
     private BusinessKey newKey() {
-        BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
-        entities.add(key.entityId());
-        return key;
+        return ownKeys.newKey();
     }
 
     private void add(BusinessKey key, String hour, long amount) {

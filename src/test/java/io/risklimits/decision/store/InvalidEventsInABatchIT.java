@@ -14,8 +14,6 @@ import io.risklimits.decision.ReadResult;
 import io.risklimits.decision.Reason;
 import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.Verdict;
-import io.risklimits.decision.WindowCalendar;
-import io.risklimits.shared.Failpoints;
 import io.risklimits.support.TestInfrastructure;
 import java.time.Clock;
 import java.time.Instant;
@@ -44,7 +42,7 @@ class InvalidEventsInABatchIT {
     private final JdbcTemplate db = new JdbcTemplate(dataSource);
     private final RequestLogRepository requestLog = new RequestLogRepository(JdbcClient.create(dataSource));
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final BatchDecisionStore store = store();
+    private final BatchDecisionStore store = TestStores.batchDecisionStore(dataSource, Clock.systemUTC(), registry);
 
     @Test
     void anInvalidEventIsFiledInItsPlaceSoTheEventsAfterItFindItDecided() {
@@ -201,19 +199,5 @@ class InvalidEventsInABatchIT {
                 Long.class,
                 key.entityId(),
                 key.channel());
-    }
-
-    private BatchDecisionStore store() {
-        DecisionStoreMetrics metrics = new DecisionStoreMetrics(registry);
-        return new BatchDecisionStore(
-                db,
-                Clock.systemUTC(),
-                WindowCalendar.UTC,
-                new DataSourceTransactionManager(dataSource),
-                requestLog,
-                new RunningUsageRepository(db, WindowCalendar.UTC, new WindowStartsCache(100), metrics),
-                new HourlyUsageRepository(),
-                metrics,
-                new Failpoints("", 1));
     }
 }

@@ -2,11 +2,9 @@ package io.risklimits.decision.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.DecisionJson;
-import io.risklimits.decision.Direction;
 import io.risklimits.decision.EventType;
 import io.risklimits.decision.Limit;
 import io.risklimits.decision.Limits;
@@ -15,13 +13,10 @@ import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.Usage;
 import io.risklimits.decision.Verdict;
 import io.risklimits.decision.Window;
-import io.risklimits.decision.WindowCalendar;
-import io.risklimits.shared.Failpoints;
 import io.risklimits.support.DecisionSchema;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -33,8 +28,6 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 /**
  * A reversal that is a key's first event in a new day, week or month releases into the key's latest
@@ -79,16 +72,14 @@ class ReleaseIntoTheLatestBucketIT {
     private final SetDatabaseClock databaseClock = new SetDatabaseClock(Instant.parse("2030-01-01T00:00:00Z"));
     private final JdbcTemplate db = new JdbcTemplate(databaseClock.dataSource());
     private final SummedUsage summed = new SummedUsage(databaseClock.dataSource());
-    private final BatchDecisionStore store = store();
-    private final List<UUID> entities = new ArrayList<>();
+    private final BatchDecisionStore store =
+            TestStores.batchDecisionStore(databaseClock.dataSource(), databaseClock.clock());
+    private final TestKeys ownKeys = new TestKeys();
 
     @AfterEach
     void deleteTheKeysRowsAndTheClock() {
         try {
-            for (UUID entity : entities) {
-                db.update("DELETE FROM risk_hourly_agg WHERE entity_id = ?", entity);
-                db.update("DELETE FROM risk_request_log WHERE entity_id = ?", entity);
-            }
+            ownKeys.deleteTheirRows(db);
         } finally {
             databaseClock.close();
         }
@@ -157,7 +148,8 @@ class ReleaseIntoTheLatestBucketIT {
             NewWindow newWindow, boolean calendarLimit) {
         Limits limits = limits(newWindow, calendarLimit);
         BusinessKey key = newKey();
-        BatchDecisionStore otherWorker = store();
+        BatchDecisionStore otherWorker =
+                TestStores.batchDecisionStore(databaseClock.dataSource(), databaseClock.clock());
 
         databaseClock.set(newWindow.authorizedAt);
         TransactionEvent authorization = authorization(key, 1_000);
@@ -255,7 +247,8 @@ class ReleaseIntoTheLatestBucketIT {
         BusinessKey key = keyRejectedTodayAfterAnAuthorizationYesterday();
         db.update(write.sql, key.entityId(), key.channel(), key.direction().name());
         databaseClock.set(TODAY.plus(FIVE_MINUTES));
-        Decision b = store().decideAll(List.of(authorization(key, 1_000)), anyKey -> WITH_A_DAY_LIMIT)
+        Decision b = TestStores.batchDecisionStore(databaseClock.dataSource(), databaseClock.clock())
+                .decideAll(List.of(authorization(key, 1_000)), anyKey -> WITH_A_DAY_LIMIT)
                 .get(0);
         assertThat(b.verdict()).as("B, reason %s", b.reason()).isEqualTo(Verdict.APPROVED);
 
@@ -294,24 +287,8 @@ class ReleaseIntoTheLatestBucketIT {
         return store.decideAll(List.of(event), anyKey -> limits).get(0);
     }
 
-    private BatchDecisionStore store() {
-        DecisionStoreMetrics metrics = new DecisionStoreMetrics(new SimpleMeterRegistry());
-        return new BatchDecisionStore(
-                db,
-                databaseClock.clock(),
-                WindowCalendar.UTC,
-                new DataSourceTransactionManager(databaseClock.dataSource()),
-                new RequestLogRepository(JdbcClient.create(databaseClock.dataSource())),
-                new RunningUsageRepository(db, WindowCalendar.UTC, new WindowStartsCache(100), metrics),
-                new HourlyUsageRepository(),
-                metrics,
-                new Failpoints("", 1));
-    }
-
     private BusinessKey newKey() {
-        BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
-        entities.add(key.entityId());
-        return key;
+        return ownKeys.newKey();
     }
 
     private TransactionEvent authorization(BusinessKey key, long amount) {

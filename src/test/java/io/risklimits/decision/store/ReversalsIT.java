@@ -2,7 +2,6 @@ package io.risklimits.decision.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.Direction;
@@ -14,11 +13,8 @@ import io.risklimits.decision.Tally;
 import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.Verdict;
 import io.risklimits.decision.Window;
-import io.risklimits.decision.WindowCalendar;
-import io.risklimits.shared.Failpoints;
 import io.risklimits.support.TestInfrastructure;
 import java.sql.Timestamp;
-import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -34,8 +30,6 @@ import java.util.concurrent.Future;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 /**
  * Reversals through the batched store against a real PostgreSQL: what they give back, to which
@@ -49,7 +43,7 @@ class ReversalsIT {
     private final DataSource dataSource = TestInfrastructure.get().dataSource();
     private final JdbcTemplate db = new JdbcTemplate(dataSource);
     private final SummedUsage summed = new SummedUsage(dataSource);
-    private final BatchDecisionStore store = store(new WindowStartsCache(100));
+    private final BatchDecisionStore store = TestStores.batchDecisionStore(dataSource);
 
     @Test
     void partialReversalsAddUpAndTheLastOneReleasesTheCount() {
@@ -197,7 +191,7 @@ class ReversalsIT {
     void anotherWorkersRememberedWindowStartsDoNotHideARelease() {
         BusinessKey key = newKey();
         TransactionEvent old = olderAuthorization(key, 1_000, 3 * 24);
-        BatchDecisionStore otherWorker = store(new WindowStartsCache(100));
+        BatchDecisionStore otherWorker = TestStores.batchDecisionStore(dataSource);
         // the second decision finds this hour's bucket, so the worker remembers the key's window starts
         otherWorker.decideAll(List.of(authorization(key, 100)), anyKey -> Limits.NONE);
         otherWorker.decideAll(List.of(authorization(key, 10)), anyKey -> Limits.NONE);
@@ -230,7 +224,7 @@ class ReversalsIT {
         List<Future<Decision>> decided = new ArrayList<>();
         try {
             for (int i = 0; i < workers; i++) {
-                BatchDecisionStore worker = store(new WindowStartsCache(100));
+                BatchDecisionStore worker = TestStores.batchDecisionStore(dataSource);
                 TransactionEvent reversal = reversal(key, original, 300);
                 decided.add(pool.submit(() -> {
                     start.await();
@@ -299,21 +293,6 @@ class ReversalsIT {
                 key.channel(),
                 key.direction().name(),
                 authorization.dedupeId());
-    }
-
-    private BatchDecisionStore store(WindowStartsCache cache) {
-        SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        DecisionStoreMetrics metrics = new DecisionStoreMetrics(registry);
-        return new BatchDecisionStore(
-                db,
-                Clock.systemUTC(),
-                WindowCalendar.UTC,
-                new DataSourceTransactionManager(dataSource),
-                new RequestLogRepository(JdbcClient.create(dataSource)),
-                new RunningUsageRepository(db, WindowCalendar.UTC, cache, metrics),
-                new HourlyUsageRepository(),
-                metrics,
-                new Failpoints("", 1));
     }
 
     private static BusinessKey newKey() {

@@ -2,7 +2,6 @@ package io.risklimits.decision.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.Direction;
@@ -14,12 +13,9 @@ import io.risklimits.decision.Tally;
 import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.Verdict;
 import io.risklimits.decision.Window;
-import io.risklimits.decision.WindowCalendar;
 import io.risklimits.limits.LimitRow;
 import io.risklimits.limits.LimitTable;
-import io.risklimits.shared.Failpoints;
 import io.risklimits.support.TestInfrastructure;
-import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
@@ -31,7 +27,6 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 /**
  * Shadow rows of risk_limit through the batched store against a real PostgreSQL: a decision carries
@@ -48,7 +43,7 @@ class ShadowLimitsIT {
     private final JdbcTemplate db = new JdbcTemplate(dataSource);
     private final SummedUsage summed = new SummedUsage(dataSource);
     private final RequestLogRepository requestLog = new RequestLogRepository(JdbcClient.create(dataSource));
-    private final BatchDecisionStore store = store();
+    private final BatchDecisionStore store = TestStores.batchDecisionStore(dataSource);
     private final String channel = newChannel();
 
     /** A shadow day limit tighter than the enforced ones: the shadow set rejects, the enforced approval counts. */
@@ -249,20 +244,6 @@ class ShadowLimitsIT {
                 key.channel(),
                 key.direction().name(),
                 decision.dedupeId());
-    }
-
-    private BatchDecisionStore store() {
-        DecisionStoreMetrics metrics = new DecisionStoreMetrics(new SimpleMeterRegistry());
-        return new BatchDecisionStore(
-                db,
-                Clock.systemUTC(),
-                WindowCalendar.UTC,
-                new DataSourceTransactionManager(dataSource),
-                requestLog,
-                new RunningUsageRepository(db, WindowCalendar.UTC, new WindowStartsCache(100), metrics),
-                new HourlyUsageRepository(),
-                metrics,
-                new Failpoints("", 1));
     }
 
     private static LimitRow enforced(String channel, Window window, long maxAmount, long maxCount) {

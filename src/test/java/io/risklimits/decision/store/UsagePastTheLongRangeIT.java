@@ -2,11 +2,9 @@ package io.risklimits.decision.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.DecisionJson;
-import io.risklimits.decision.Direction;
 import io.risklimits.decision.Limit;
 import io.risklimits.decision.Limits;
 import io.risklimits.decision.Reason;
@@ -14,21 +12,16 @@ import io.risklimits.decision.Tally;
 import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.Verdict;
 import io.risklimits.decision.Window;
-import io.risklimits.decision.WindowCalendar;
-import io.risklimits.shared.Failpoints;
 import io.risklimits.support.DecisionSchema;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 /**
  * A key whose buckets add up past what a long holds (each bucket fits, the running totals are numeric)
@@ -42,16 +35,14 @@ class UsagePastTheLongRangeIT {
 
     private final SetDatabaseClock databaseClock = new SetDatabaseClock(NOW);
     private final JdbcTemplate db = new JdbcTemplate(databaseClock.dataSource());
-    private final BatchDecisionStore store = store();
-    private final List<UUID> entities = new ArrayList<>();
+    private final BatchDecisionStore store =
+            TestStores.batchDecisionStore(databaseClock.dataSource(), databaseClock.clock());
+    private final TestKeys ownKeys = new TestKeys();
 
     @AfterEach
     void deleteTheKeysRowsAndTheClock() {
         try {
-            for (UUID entity : entities) {
-                db.update("DELETE FROM risk_hourly_agg WHERE entity_id = ?", entity);
-                db.update("DELETE FROM risk_request_log WHERE entity_id = ?", entity);
-            }
+            ownKeys.deleteTheirRows(db);
         } finally {
             databaseClock.close();
         }
@@ -101,24 +92,8 @@ class UsagePastTheLongRangeIT {
         return key;
     }
 
-    private BatchDecisionStore store() {
-        DecisionStoreMetrics metrics = new DecisionStoreMetrics(new SimpleMeterRegistry());
-        return new BatchDecisionStore(
-                db,
-                databaseClock.clock(),
-                WindowCalendar.UTC,
-                new DataSourceTransactionManager(databaseClock.dataSource()),
-                new RequestLogRepository(JdbcClient.create(databaseClock.dataSource())),
-                new RunningUsageRepository(db, WindowCalendar.UTC, new WindowStartsCache(100), metrics),
-                new HourlyUsageRepository(),
-                metrics,
-                new Failpoints("", 1));
-    }
-
     private BusinessKey newKey() {
-        BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
-        entities.add(key.entityId());
-        return key;
+        return ownKeys.newKey();
     }
 
     private static TransactionEvent authorization(BusinessKey key, long amount) {

@@ -1,11 +1,11 @@
-package io.risklimits.decider;
+package io.risklimits.decision;
 
+import java.time.DayOfWeek;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.temporal.ChronoUnit;
+import java.time.temporal.TemporalAdjusters;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -17,51 +17,49 @@ import java.util.Map;
  * production code: one key's history as a plain list of counted amounts with their hour, a window as
  * "buckets since" (rolling windows by hours, calendar windows from midnight in the model's zone), a
  * per-transaction cap as a comparison with the amount alone, a reversal as taking from its original's
- * entry.
+ * entry. The one oracle of those rules for the tests that check decisions against them (the decider's
+ * over Kafka, the backtest's replay): a rule the contract adds is modelled here once.
  */
-final class ReferenceModel {
+public final class ReferenceModel {
 
     /** Every window, in the order the contract checks them. */
-    static final List<String> WINDOWS = List.of("txn", "24h", "7d", "30d", "day", "week", "month");
+    public static final List<String> WINDOWS = List.of("txn", "24h", "7d", "30d", "day", "week", "month");
 
-    static final List<String> ROLLING_WINDOWS = List.of("24h", "7d", "30d");
-    static final Map<String, Integer> ROLLING_WINDOW_HOURS = Map.of("24h", 24, "7d", 168, "30d", 720);
+    public static final List<String> ROLLING_WINDOWS = List.of("24h", "7d", "30d");
+    public static final Map<String, Integer> ROLLING_WINDOW_HOURS = Map.of("24h", 24, "7d", 168, "30d", 720);
 
     private final ZoneId zone;
 
-    /** Calendar windows in UTC. */
-    ReferenceModel() {
-        this(ZoneOffset.UTC);
-    }
-
-    ReferenceModel(ZoneId zone) {
+    /** Calendar windows in the zone. */
+    public ReferenceModel(ZoneId zone) {
         this.zone = zone;
     }
 
-    /** The first hour of the window that ends with the bucket. */
-    Instant since(String window, Instant bucket) {
-        ZonedDateTime local = bucket.atZone(zone);
+    /** The first hour of the window that ends with the bucket; a calendar window from midnight in the zone. */
+    public Instant since(String window, Instant bucket) {
+        LocalDate day = bucket.atZone(zone).toLocalDate();
         return switch (window) {
             case "24h", "7d", "30d" -> bucket.minus(Duration.ofHours(ROLLING_WINDOW_HOURS.get(window) - 1));
-            case "day" -> local.truncatedTo(ChronoUnit.DAYS).toInstant();
+            case "day" -> day.atStartOfDay(zone).toInstant();
             case "week" ->
-                local.minusDays(local.getDayOfWeek().getValue() - 1)
-                        .truncatedTo(ChronoUnit.DAYS)
+                day.with(TemporalAdjusters.previousOrSame(DayOfWeek.MONDAY))
+                        .atStartOfDay(zone)
                         .toInstant();
-            case "month" -> local.withDayOfMonth(1).truncatedTo(ChronoUnit.DAYS).toInstant();
+            case "month" -> day.withDayOfMonth(1).atStartOfDay(zone).toInstant();
             default -> throw new IllegalArgumentException(window);
         };
     }
 
-    record Cap(long amount, long count) {}
+    /** The maximum amount and count of a window in force ({@code txn}: its count is ignored). */
+    public record Cap(long amount, long count) {}
 
     /**
      * @param released for RELEASED: {amount, count}; null otherwise
      * @param remaining for a reversal that found an approved original; null otherwise
      */
-    record Expected(String decision, String reason, Map<String, long[]> usage, long[] released, Long remaining) {
+    public record Expected(String decision, String reason, Map<String, long[]> usage, long[] released, Long remaining) {
 
-        Expected(String decision, String reason, Map<String, long[]> usage) {
+        public Expected(String decision, String reason, Map<String, long[]> usage) {
             this(decision, reason, usage, null, null);
         }
     }
@@ -83,7 +81,8 @@ final class ReferenceModel {
     private final Map<String, List<Counted>> countedByKey = new HashMap<>();
     private final Map<String, Filed> filed = new HashMap<>();
 
-    void history(String key, Instant bucket, long amount, long count) {
+    /** Counts a bucket of the key's history: {@code count} approvals that sum to {@code amount}. */
+    public void history(String key, Instant bucket, long amount, long count) {
         for (int i = 0; i < count; i++) {
             // split the bucket total into count events; only the sums matter
             long share = amount / count + (i == 0 ? amount % count : 0);
@@ -92,7 +91,7 @@ final class ReferenceModel {
     }
 
     /** Decides one authorization of the key at the given bucket and, when approved, counts it. */
-    Expected decide(String key, String dedupeId, long amount, Instant bucket, Map<String, Cap> caps) {
+    public Expected decide(String key, String dedupeId, long amount, Instant bucket, Map<String, Cap> caps) {
         Map<String, long[]> usage = usage(key, bucket);
         for (String window : WINDOWS) {
             Cap cap = caps.get(window);
@@ -123,13 +122,17 @@ final class ReferenceModel {
         return new Expected("APPROVED", null, usage);
     }
 
-    /** An INVALID event filed under its key: a reversal naming it finds an original that is not approved. */
-    void invalid(String key, String dedupeId) {
+    /**
+     * Files an INVALID event under its key: a reversal naming it finds an original that is not approved.
+     * Returns its decision, which has no usage.
+     */
+    public Expected invalid(String key, String dedupeId) {
         filed.put(key + "/" + dedupeId, new Filed(true, "INVALID", null));
+        return new Expected("INVALID", "INVALID_REQUEST", Map.of());
     }
 
     /** Decides one reversal of the key, naming its original by dedupe_id. */
-    Expected reverse(String key, String dedupeId, String reverses, long amount, Instant bucket) {
+    public Expected reverse(String key, String dedupeId, String reverses, long amount, Instant bucket) {
         Map<String, long[]> usage = usage(key, bucket);
         Filed original = filed.get(key + "/" + reverses);
         Expected expected;
@@ -146,6 +149,35 @@ final class ReferenceModel {
         }
         filed.put(key + "/" + dedupeId, new Filed(false, expected.decision(), null));
         return expected;
+    }
+
+    /**
+     * Files an authorization decided before, as it was decided (APPROVED, REJECTED), without deciding it
+     * again: counted when approved.
+     */
+    public void storedAuthorization(String key, String dedupeId, long amount, Instant bucket, String decision) {
+        Counted counted = null;
+        if (decision.equals("APPROVED")) {
+            counted = new Counted(bucket, amount);
+            countedByKey.computeIfAbsent(key, k -> new ArrayList<>()).add(counted);
+        }
+        filed.put(key + "/" + dedupeId, new Filed(true, decision, counted));
+    }
+
+    /**
+     * Files a reversal decided before, as it was decided, without deciding it again: when RELEASED, the
+     * amount is taken from its original. Returns the count it released (1 when that left nothing of the
+     * original, else 0).
+     */
+    public long storedReversal(String key, String dedupeId, String reverses, long amount, String decision) {
+        long count = 0;
+        if (decision.equals("RELEASED")) {
+            Counted original = filed.get(key + "/" + reverses).counted();
+            original.remaining -= amount;
+            count = original.remaining == 0 ? 1 : 0;
+        }
+        filed.put(key + "/" + dedupeId, new Filed(false, decision, null));
+        return count;
     }
 
     private Map<String, long[]> usage(String key, Instant bucket) {

@@ -1,0 +1,47 @@
+package io.risklimits.decision.store;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.risklimits.decision.WindowCalendar;
+import io.risklimits.shared.Failpoints;
+import java.time.Clock;
+import javax.sql.DataSource;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+
+/**
+ * The one place the tests wire a {@link BatchDecisionStore} by hand, as the application context wires
+ * it: on one data source, calendar windows in UTC, a window-starts cache of its own, no failpoints.
+ * Each call is a store of its own (its own cache), as a second worker would have.
+ */
+final class TestStores {
+
+    private TestStores() {}
+
+    /** A store on this machine's clock, its metrics in a registry of its own. */
+    static BatchDecisionStore batchDecisionStore(DataSource dataSource) {
+        return batchDecisionStore(dataSource, Clock.systemUTC());
+    }
+
+    /** A store on the given clock (the one it reads the usage for), its metrics in a registry of its own. */
+    static BatchDecisionStore batchDecisionStore(DataSource dataSource, Clock clock) {
+        return batchDecisionStore(dataSource, clock, new SimpleMeterRegistry());
+    }
+
+    /** A store on the given clock, its metrics in the given registry. */
+    static BatchDecisionStore batchDecisionStore(DataSource dataSource, Clock clock, MeterRegistry registry) {
+        JdbcTemplate db = new JdbcTemplate(dataSource);
+        DecisionStoreMetrics metrics = new DecisionStoreMetrics(registry);
+        return new BatchDecisionStore(
+                db,
+                clock,
+                WindowCalendar.UTC,
+                new DataSourceTransactionManager(dataSource),
+                new RequestLogRepository(JdbcClient.create(dataSource)),
+                new RunningUsageRepository(db, WindowCalendar.UTC, new WindowStartsCache(100), metrics),
+                new HourlyUsageRepository(),
+                metrics,
+                new Failpoints("", 1));
+    }
+}
