@@ -1,8 +1,8 @@
 -- The decider's tables: hourly usage buckets with running totals, the request/audit log, the limits
--- with their seeded defaults, and the functions that lock business keys and begin a batched decision.
--- Table and column names of the seed design are kept so operators can query them.
+-- with their default rows, and the functions that lock business keys and begin a batched decision.
+-- Operators query these tables: their names, and the columns docs/contract.md names, keep their meaning.
 
--- 64-bit hash of the business key, seeded with this product's namespace. It is the advisory lock
+-- 64-bit hash of the business key, in this product's own hash namespace. It is the advisory lock
 -- key of the decider (pg_advisory_xact_lock) and is stored on the rows so that the archiver can
 -- split its deletes into disjoint hash ranges.
 CREATE FUNCTION risk_business_key_hash(entity_id uuid, channel_code text, direction_code text)
@@ -113,8 +113,8 @@ BEGIN
 END
 $$;
 
--- The triggers keep the running totals right for every writer that does not write them itself (the
--- per-event mode, operators, bulk loads). A transaction whose statements maintain the totals says so
+-- The triggers keep the running totals right for every writer that does not write them itself
+-- (operators, bulk loads, backfills). A transaction whose statements maintain the totals says so
 -- with
 --   SELECT set_config('risk.running_totals_written_by', 'statement', true)
 -- (transaction-local, so it cannot leak to the next transaction on a pooled connection, nor through

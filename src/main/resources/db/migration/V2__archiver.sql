@@ -1,5 +1,5 @@
 -- The archiver deletes rows past retention window by window, with a fixed fan-out of workers over
--- disjoint ranges of the 64-bit business-key hash (the seed's yb_hash_code ranges). The two keyed
+-- disjoint ranges of the 64-bit business-key hash (key_hash). The two keyed
 -- tables get an index that leads with bucket_ts, so a window is one index range and the hash range is
 -- checked inside the index: each worker's DELETE reads only its own window's rows. The keyless log,
 -- small and without a key, is deleted by bucket_ts alone.

@@ -1,4 +1,4 @@
--- Least privilege for the running service (issue #5). Migrations run as the schema owner
+-- Least privilege for the running service. Migrations run as the schema owner
 -- (spring.flyway.user); the service logs in as a role that is a member of one or both groups:
 --
 --   risk_decider   reads limits, locks business keys, records decisions and usage: no DELETE, no DDL

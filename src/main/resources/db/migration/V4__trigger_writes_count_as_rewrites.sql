@@ -3,7 +3,7 @@
 -- risk_hourly_agg.rewrites counts how often a key's history up to a bucket was written after the
 -- fact, and the decider uses the window starts it remembers for a key only while the key's latest
 -- bucket carries the count they were read with. A writer that leaves the totals to the triggers (an
--- operator's UPDATE of the amounts, a bulk load or backfill INSERT, the per-event mode) may change
+-- operator's UPDATE of the amounts, a bulk load or backfill INSERT) may change
 -- any bucket, the latest included, or add a new latest bucket, and so change what a window without
 -- a bucket of the key starts from (the latest bucket's totals). So the bucket it writes counts the
 -- write, as the later buckets already do (risk_hourly_agg_carry_forward):

@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 
 /**
- * Runs one archive command (the seed's runbook): cutoff from the database clock and the retention;
+ * Runs one archive command: cutoff from the database clock and the retention;
  * then window by window from the cursor, [cursor, least(cursor + window, cutoff)), both tables
  * deleted by the fixed fan-out, and only then the cursor advanced. A crash mid-window leaves the
  * cursor where it was; deletes are idempotent, so the next run simply does the window again.
@@ -21,7 +21,8 @@ class Archiver {
 
     private static final Logger log = LoggerFactory.getLogger(Archiver.class);
 
-    // the seed's tuning steps: when a window is too large, go on with the next smaller size
+    // when a window's delete runs past risk.archiver.statement-timeout, the run goes on with the
+    // next smaller window size, in minutes
     private static final List<Integer> SMALLER_WINDOWS = List.of(60, 30, 15);
 
     private final ArchiveCursor cursor;

@@ -2,12 +2,12 @@ package io.risklimits.cli;
 
 import io.risklimits.decision.Window;
 import io.risklimits.limits.LimitRow;
+import io.risklimits.limits.LimitRowMapper;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /** The CLI's reads and writes of risk_limit: one row per scope (channel, direction, entity), window and mode. */
@@ -120,14 +120,6 @@ final class LimitRows {
     }
 
     private static Stored stored(ResultSet rs, int rowNum) throws SQLException {
-        LimitRow row = new LimitRow(
-                rs.getString("channel"),
-                rs.getString("direction"),
-                rs.getObject("entity_id", UUID.class),
-                Window.fromLabel(rs.getString("window_name")),
-                rs.getLong("max_amount"),
-                rs.getLong("max_count"),
-                LimitRow.Mode.fromLabel(rs.getString("mode")));
-        return new Stored(row, rs.getObject("updated_at", OffsetDateTime.class));
+        return new Stored(LimitRowMapper.INSTANCE.mapRow(rs, rowNum), rs.getObject("updated_at", OffsetDateTime.class));
     }
 }

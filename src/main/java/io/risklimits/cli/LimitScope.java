@@ -1,7 +1,5 @@
 package io.risklimits.cli;
 
-import io.risklimits.decision.Window;
-import io.risklimits.limits.LimitRow;
 import java.util.UUID;
 import picocli.CommandLine.Option;
 
@@ -31,6 +29,6 @@ final class LimitScope {
 
     /** The scope as operators read it. */
     String describe() {
-        return LimitsShowCommand.scope(new LimitRow(channel, direction, entityId, Window.TXN, 0, 0));
+        return new RowScope(channel, direction, entityId).describe();
     }
 }

@@ -119,12 +119,7 @@ final class LimitsShowCommand implements Callable<Integer> {
                     window.label(),
                     winner.maxAmount(),
                     window.countsUsage() ? winner.maxCount() : "-",
-                    scope(winner) + (winner.mode() == LimitRow.Mode.SHADOW ? " (shadow)" : ""));
+                    RowScope.of(winner).describe() + (winner.mode() == LimitRow.Mode.SHADOW ? " (shadow)" : ""));
         }
-    }
-
-    static String scope(LimitRow row) {
-        return "channel " + row.channel() + " direction " + row.direction() + " entity "
-                + (row.entityId() == null ? "*" : row.entityId().toString());
     }
 }

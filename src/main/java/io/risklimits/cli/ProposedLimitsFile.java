@@ -43,7 +43,7 @@ final class ProposedLimitsFile {
             int lineNumber = index + 1;
             LimitRow row = parse(line, file, lineNumber);
             String scope =
-                    LimitsShowCommand.scope(row) + " window " + row.window().label();
+                    RowScope.of(row).describe() + " window " + row.window().label();
             Integer first = lineOfScope.putIfAbsent(scope, lineNumber);
             if (first != null) {
                 throw new TypeConversionException(file + " line " + lineNumber + ": a second row for " + scope

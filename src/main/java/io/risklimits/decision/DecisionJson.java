@@ -101,9 +101,9 @@ public final class DecisionJson {
 
     /**
      * The usage document, as the message carries it and the request log stores it: every window with a
-     * limit in force that counts usage. Written by hand: it is a few numbers under fixed names, twice per
-     * decision on the hot path, where a generator for it took 18 % of the decider threads' CPU samples in
-     * a profile of a latency phase (DecisionJsonTest holds it to the text Jackson writes).
+     * limit in force that counts usage. Written by hand, without a generator: it is a few numbers under
+     * fixed names, written twice per decision on the decider's hot path, where setting up a generator
+     * costs more than the text itself (DecisionJsonTest holds it to the text Jackson writes).
      */
     public static String usage(Usage usage, Limits limits) {
         StringBuilder text = new StringBuilder(128).append('{');

@@ -43,8 +43,8 @@ public final class TransactionEventReader {
     static final Instant EARLIEST_TIMESTAMP = Instant.parse("0001-01-01T00:00:00Z");
     // RFC 3339 section 5.6: four-digit year, seconds required, offset Z or +hh:mm (Java also takes
     // signed years of any length and offsets with seconds, which PostgreSQL cannot store faithfully).
-    // The fields are taken from the groups: a DateTimeFormatter's parse cost more per event than the
-    // rest of the event's validation together.
+    // The fields are taken from the groups rather than parsed again by a DateTimeFormatter, the
+    // costliest way to read a timestamp, on a path every record takes (docs/benchmark.md).
     private static final Pattern RFC_3339 = Pattern.compile(
             "(\\d{4})-(\\d{2})-(\\d{2})T(\\d{2}):(\\d{2}):(\\d{2})(?:\\.(\\d{1,9}))?(Z|([+-])(\\d{2}):(\\d{2}))",
             Pattern.CASE_INSENSITIVE);
@@ -130,7 +130,7 @@ public final class TransactionEventReader {
                 reverses));
     }
 
-    /** Absent (or null) is an authorization, as before reversals existed. */
+    /** Absent (or null) is an authorization, so an event that names no type asks for limit. */
     private static EventType type(JsonNode node, List<FieldError> errors) {
         if (node == null || node.isNull()) {
             return EventType.AUTHORIZATION;
@@ -325,8 +325,8 @@ public final class TransactionEventReader {
         return isCanonicalUuid(text) ? UUID.fromString(text) : null;
     }
 
-    // 8-4-4-4-12 hexadecimal digits, checked by hand: a regular expression here was a tenth of the
-    // reader's time, for the three UUIDs of every event
+    // 8-4-4-4-12 hexadecimal digits, checked by hand rather than by a regular expression: every event
+    // has up to three UUIDs, and this check is on the path every record takes (docs/benchmark.md)
     private static boolean isCanonicalUuid(String text) {
         if (text.length() != 36) {
             return false;

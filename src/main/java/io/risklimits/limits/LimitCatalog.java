@@ -3,11 +3,9 @@ package io.risklimits.limits;
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Limits;
 import io.risklimits.decision.RetentionRule;
-import io.risklimits.decision.Window;
 import io.risklimits.shared.RiskProperties;
 import io.risklimits.shared.StartRefused;
 import java.util.List;
-import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -58,16 +56,8 @@ public class LimitCatalog {
     }
 
     private LimitTable load() {
-        List<LimitRow> rows = jdbc.sql(SELECT_LIMITS)
-                .query((rs, rowNum) -> new LimitRow(
-                        rs.getString("channel"),
-                        rs.getString("direction"),
-                        rs.getObject("entity_id", UUID.class),
-                        Window.fromLabel(rs.getString("window_name")),
-                        rs.getLong("max_amount"),
-                        rs.getLong("max_count"),
-                        LimitRow.Mode.fromLabel(rs.getString("mode"))))
-                .list();
+        List<LimitRow> rows =
+                jdbc.sql(SELECT_LIMITS).query(LimitRowMapper.INSTANCE).list();
         return new LimitTable(rows);
     }
 }

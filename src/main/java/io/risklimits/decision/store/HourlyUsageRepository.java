@@ -72,8 +72,8 @@ class HourlyUsageRepository {
     // found there, and the count of rows updated fails the batch, whose events are then decided one by
     // one (BatchDecider), each looking its bucket up by key. The row found at the ctid must be the
     // key's bucket of this hour; that is checked with IS NOT DISTINCT FROM rather than =, which the
-    // planner does not take for an index condition: with bucket_ts = :bucket it read all of this
-    // hour's buckets through the archive index (statistics predate the hour) and hash-joined them.
+    // planner cannot use as an index condition, so the row is reached through its ctid alone,
+    // whatever the statistics say of this hour's buckets (docs/benchmark.md).
     private static final String ADD_TO_CURRENT_BUCKETS_WHERE_READ = """
             WITH updated AS (
                 UPDATE risk_hourly_agg bucket

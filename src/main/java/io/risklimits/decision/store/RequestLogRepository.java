@@ -99,8 +99,8 @@ class RequestLogRepository {
             """;
 
     // A batch's decisions share a few sets of limits: each set is sent, and parsed, once (:limitSets),
-    // and a decision names its set by number. The documents are json, not jsonb: parsing them
-    // into jsonb was the larger part of this statement's time. A dedupe_id filed already fails the
+    // and a decision names its set by number. The documents are json, not jsonb, so the server only
+    // checks their syntax (docs/adr/0003). A dedupe_id filed already fails the
     // statement on the primary key (not ON CONFLICT DO NOTHING, whose check before each row reads the
     // index twice): the batch (BatchDecisionStore) then reads the stored decisions and decides again.
     private static final String INSERT_LIMIT_CHECKED_DECISIONS = """
