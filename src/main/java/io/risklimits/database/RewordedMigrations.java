@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * Lets a database migrated with an earlier wording of the comments of V1 to V4 start. Flyway validates
+ * Lets a database migrated with an earlier wording of the comments of V1 to V3 start. Flyway validates
  * the checksum of every applied migration against the text it finds, and a reworded comment changes
  * the checksum though not the schema. So, before validation, the checksum stored for each of those
  * versions is set to that of the current text, only where it is exactly the checksum of the earlier
@@ -43,8 +43,7 @@ class RewordedMigrations implements Callback {
     static final List<Reworded> REWORDED = List.of(
             new Reworded("1", -7603423, 334925031),
             new Reworded("2", 1152016322, 215626450),
-            new Reworded("3", 1255054436, 224106668),
-            new Reworded("4", 488526292, 1853112141));
+            new Reworded("3", 1255054436, 224106668));
 
     // only a migration that succeeded, run from its SQL text, carries the checksum of that text
     private static final String UPDATE_CHECKSUM = """

@@ -17,7 +17,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
- * A database migrated while V1 to V4 had their earlier comments starts with the service as it is: the
+ * A database migrated while V1 to V3 had their earlier comments starts with the service as it is: the
  * service migrates as the schema owner (spring.flyway.user) and runs as a login that is only a member
  * of risk_decider, as in production. Each test gets a database of its own, migrated by Flyway from
  * the current texts, whose schema history is then set as an earlier migration would have left it.

@@ -25,8 +25,7 @@ class RewordedMigrationsTest {
     private static final Map<String, String> FILES = Map.of(
             "1", "V1__decisions.sql",
             "2", "V2__archiver.sql",
-            "3", "V3__least_privilege_roles.sql",
-            "4", "V4__trigger_writes_count_as_rewrites.sql");
+            "3", "V3__least_privilege_roles.sql");
 
     /** Per version, the lines (numbered from 1) as the earlier text had them. */
     private static final Map<String, Map<Integer, String>> EARLIER_LINES = Map.of(
@@ -52,12 +51,7 @@ class RewordedMigrationsTest {
                     "-- disjoint ranges of the 64-bit business-key hash (the seed's yb_hash_code ranges). The two"
                             + " keyed"),
             "3",
-            Map.of(1, "-- Least privilege for the running service (issue #5). Migrations run as the schema owner"),
-            "4",
-            Map.of(
-                    6,
-                    "-- operator's UPDATE of the amounts, a bulk load or backfill INSERT, the per-event mode) may"
-                            + " change"));
+            Map.of(1, "-- Least privilege for the running service (issue #5). Migrations run as the schema owner"));
 
     @ParameterizedTest
     @FieldSource("REWORDED")
