@@ -42,7 +42,7 @@ class InvalidEventsInABatchIT {
 
     private final DataSource dataSource = TestInfrastructure.get().dataSource();
     private final JdbcTemplate db = new JdbcTemplate(dataSource);
-    private final RequestLogRepository requestLog = new RequestLogRepository(JdbcClient.create(dataSource));
+    private final FiledDecisions filedDecisions = new FiledDecisions(JdbcClient.create(dataSource));
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final BatchDecisionStore store = store();
 
@@ -116,7 +116,9 @@ class InvalidEventsInABatchIT {
         UUID keyless = UUID.randomUUID();
 
         store.decideInOrder(List.of(new ReadResult.Valid(valid), invalid), any -> Limits.NONE);
-        new InvalidDecisionStore(new DataSourceTransactionManager(dataSource), requestLog)
+        new InvalidDecisionStore(
+                        new DataSourceTransactionManager(dataSource),
+                        new KeylessRequestLog(JdbcClient.create(dataSource)))
                 .recordKeyless(
                         keyless,
                         new EventFields(null, null, null, 10L, "USD", EARLIEST),
@@ -210,7 +212,8 @@ class InvalidEventsInABatchIT {
                 Clock.systemUTC(),
                 WindowCalendar.UTC,
                 new DataSourceTransactionManager(dataSource),
-                requestLog,
+                new RequestLogReader(),
+                new RequestLogWriter(),
                 new RunningUsageRepository(db, WindowCalendar.UTC, new WindowStartsCache(100), metrics),
                 new HourlyUsageRepository(),
                 metrics,

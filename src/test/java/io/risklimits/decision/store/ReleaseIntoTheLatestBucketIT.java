@@ -33,7 +33,6 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 /**
@@ -301,7 +300,8 @@ class ReleaseIntoTheLatestBucketIT {
                 databaseClock.clock(),
                 WindowCalendar.UTC,
                 new DataSourceTransactionManager(databaseClock.dataSource()),
-                new RequestLogRepository(JdbcClient.create(databaseClock.dataSource())),
+                new RequestLogReader(),
+                new RequestLogWriter(),
                 new RunningUsageRepository(db, WindowCalendar.UTC, new WindowStartsCache(100), metrics),
                 new HourlyUsageRepository(),
                 metrics,

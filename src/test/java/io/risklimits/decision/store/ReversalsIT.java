@@ -34,7 +34,6 @@ import java.util.concurrent.Future;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 /**
@@ -309,7 +308,8 @@ class ReversalsIT {
                 Clock.systemUTC(),
                 WindowCalendar.UTC,
                 new DataSourceTransactionManager(dataSource),
-                new RequestLogRepository(JdbcClient.create(dataSource)),
+                new RequestLogReader(),
+                new RequestLogWriter(),
                 new RunningUsageRepository(db, WindowCalendar.UTC, cache, metrics),
                 new HourlyUsageRepository(),
                 metrics,

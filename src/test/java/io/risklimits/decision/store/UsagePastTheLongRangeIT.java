@@ -27,7 +27,6 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 /**
@@ -108,7 +107,8 @@ class UsagePastTheLongRangeIT {
                 databaseClock.clock(),
                 WindowCalendar.UTC,
                 new DataSourceTransactionManager(databaseClock.dataSource()),
-                new RequestLogRepository(JdbcClient.create(databaseClock.dataSource())),
+                new RequestLogReader(),
+                new RequestLogWriter(),
                 new RunningUsageRepository(db, WindowCalendar.UTC, new WindowStartsCache(100), metrics),
                 new HourlyUsageRepository(),
                 metrics,
