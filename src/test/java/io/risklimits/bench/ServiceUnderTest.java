@@ -1,6 +1,7 @@
 package io.risklimits.bench;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.risklimits.decider.PerEventBaseline;
 import io.risklimits.support.RunningService;
 import java.time.Duration;
 import java.util.Collection;
