@@ -23,7 +23,7 @@ import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The seed's lock-and-decide, kept as the benchmark's baseline: one READ COMMITTED transaction per
+ * Lock-and-decide one event at a time, the benchmark's baseline: one READ COMMITTED transaction per
  * event that takes the business key's advisory lock, looks its dedupe_id up, sums the key's buckets of
  * each window ({@link SummedUsage}), decides, adds to the bucket and files the decision. It gives the
  * same decisions as the production store, at five round trips per event.
