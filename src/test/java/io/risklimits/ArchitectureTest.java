@@ -1,11 +1,23 @@
 package io.risklimits;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaMethod;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,5 +66,67 @@ class ArchitectureTest {
                 .dependOnClassesThat()
                 .resideInAnyPackage("org.springframework.jdbc..", "java.sql..")
                 .check(PRODUCTION);
+    }
+
+    /**
+     * The store's package-private classes serve production code only: a method that only tests call
+     * (the benchmark's baseline among them) belongs in the test sources.
+     */
+    @Test
+    void theDecisionStoresInnerMethodsAreCalledByProductionCode() {
+        methods()
+                .that()
+                .areDeclaredInClassesThat()
+                .resideInAPackage("io.risklimits.decision.store")
+                .and()
+                .areDeclaredInClassesThat()
+                .areNotPublic()
+                .and()
+                .areNotPrivate()
+                .should(beCalledInProductionCode())
+                .check(PRODUCTION);
+    }
+
+    @Test
+    void noMainSourceFileIsLongerThanThreeHundredLines() throws IOException {
+        List<String> tooLong;
+        try (Stream<Path> sources = Files.walk(Path.of("src/main/java"))) {
+            tooLong = sources.filter(path -> path.toString().endsWith(".java"))
+                    .filter(ArchitectureTest::isLongerThanThreeHundredLines)
+                    .map(Path::toString)
+                    .toList();
+        }
+        assertThat(tooLong).as("main source files over 300 lines").isEmpty();
+    }
+
+    private static boolean isLongerThanThreeHundredLines(Path source) {
+        try (Stream<String> lines = Files.lines(source)) {
+            return lines.count() > 300;
+        } catch (IOException unreadable) {
+            throw new IllegalStateException(unreadable);
+        }
+    }
+
+    private static ArchCondition<JavaMethod> beCalledInProductionCode() {
+        Set<String> objectMethods = Set.of("equals", "hashCode", "toString");
+        return new ArchCondition<>("be called in production code") {
+            @Override
+            public void check(JavaMethod method, ConditionEvents events) {
+                boolean recordAccessor = method.getOwner().isRecord()
+                        && method.getParameters().isEmpty()
+                        && method.getOwner().tryGetField(method.getName()).isPresent();
+                // called through an interface it implements (a Supplier's get)
+                boolean implementsAnInterface = method.getOwner().getAllRawInterfaces().stream()
+                        .flatMap(type -> type.getMethods().stream())
+                        .anyMatch(declared -> declared.getName().equals(method.getName())
+                                && declared.getParameters().size()
+                                        == method.getParameters().size());
+                boolean called = !method.getAccessesToSelf().isEmpty();
+                if (!recordAccessor && !implementsAnInterface && !objectMethods.contains(method.getName()) && !called) {
+                    events.add(SimpleConditionEvent.violated(
+                            method, method.getFullName() + " is called by no production code"));
+                }
+            }
+        };
     }
 }

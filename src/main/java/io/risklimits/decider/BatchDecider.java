@@ -22,7 +22,7 @@ import org.springframework.stereotype.Component;
  * no event filed under a key can meet them.
  */
 @Component
-class BatchDecider implements PollDecider {
+class BatchDecider {
 
     private static final Logger log = LoggerFactory.getLogger(BatchDecider.class);
 
@@ -37,11 +37,14 @@ class BatchDecider implements PollDecider {
     }
 
     /**
-     * Empty when the batch failed for a reason tied to its records rather than to the infrastructure:
-     * the listener then decides record by record, so one bad record is retried and dead-lettered alone.
+     * The committed decisions of the poll's valid events and of its INVALID events that have a readable
+     * business key, by index in the poll; reads holds what reading each record gave, read once. The
+     * listener decides the records missing from it one by one: INVALID events without a readable key,
+     * unreadable records, and all of them when the batch failed for a reason tied to its records
+     * rather than to the infrastructure (then the answer is empty), so one bad record is retried and
+     * dead-lettered alone.
      */
-    @Override
-    public Map<Integer, Decision> decideInOrder(List<ConsumerRecord<byte[], byte[]>> records, List<ReadResult> reads) {
+    Map<Integer, Decision> decideInOrder(List<ConsumerRecord<byte[], byte[]>> records, List<ReadResult> reads) {
         List<Integer> indexes = new ArrayList<>();
         List<ReadResult> events = new ArrayList<>();
         for (int i = 0; i < records.size(); i++) {

@@ -20,7 +20,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * Consumes a poll of transaction events, reads each record once, decides them (those filed under a
- * business key together and in poll order, {@link PollDecider}; the rest one by one, {@link
+ * business key together and in poll order, {@link BatchDecider}; the rest one by one, {@link
  * RecordDecider}, from the same reading), publishes the decisions in poll order and returns only
  * when every resulting send is confirmed: the container commits the poll's offsets after this returns, so an
  * offset never moves past a decision that is not on the decisions topic. On a failure the records
@@ -33,7 +33,7 @@ class TransactionListener {
 
     private final TransactionEventReader reader;
     private final RecordDecider decider;
-    private final PollDecider pollDecider;
+    private final BatchDecider batchDecider;
     private final KafkaErrorProperties kafkaErrors;
     private final Failpoints failpoints;
     private final DeciderMetrics metrics;
@@ -41,13 +41,13 @@ class TransactionListener {
     TransactionListener(
             TransactionEventReader reader,
             RecordDecider decider,
-            PollDecider pollDecider,
+            BatchDecider batchDecider,
             KafkaErrorProperties kafkaErrors,
             Failpoints failpoints,
             DeciderMetrics metrics) {
         this.reader = reader;
         this.decider = decider;
-        this.pollDecider = pollDecider;
+        this.batchDecider = batchDecider;
         this.kafkaErrors = kafkaErrors;
         this.failpoints = failpoints;
         this.metrics = metrics;
@@ -86,7 +86,7 @@ class TransactionListener {
     private Map<Integer, Decision> decideTogether(
             List<ConsumerRecord<byte[], byte[]>> records, List<ReadResult> reads) {
         try {
-            return pollDecider.decideInOrder(records, reads);
+            return batchDecider.decideInOrder(records, reads);
         } catch (RuntimeException failure) {
             // named by its first record, the whole poll is retried by the error policy; a plain
             // exception would send the batch to the fallback handler, which dead-letters all of it

@@ -6,16 +6,11 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadConstraints;
@@ -41,13 +36,6 @@ public final class TransactionEventReader {
     // read: an instant before the first of the year 1, in UTC, is INVALID rather than refused by the
     // database. The pattern's four-digit years, and the clock skew, bound it from above.
     static final Instant EARLIEST_TIMESTAMP = Instant.parse("0001-01-01T00:00:00Z");
-    // RFC 3339 section 5.6: four-digit year, seconds required, offset Z or +hh:mm (Java also takes
-    // signed years of any length and offsets with seconds, which PostgreSQL cannot store faithfully).
-    // The fields are taken from the groups rather than parsed again by a DateTimeFormatter, the
-    // costliest way to read a timestamp, on a path every record takes (docs/benchmark.md).
-    private static final Pattern RFC_3339 = Pattern.compile(
-            "(\\d{4})-(\\d{2})-(\\d{2})T(\\d{2}):(\\d{2}):(\\d{2})(?:\\.(\\d{1,9}))?(Z|([+-])(\\d{2}):(\\d{2}))",
-            Pattern.CASE_INSENSITIVE);
 
     // Jackson's read limits, set on purpose rather than left at its defaults (20 MB strings, nesting 500 in 3.x):
     // - nesting 64: an event is one flat object; 64 leaves room for producers' extra objects, which are
@@ -98,7 +86,7 @@ public final class TransactionEventReader {
         if (root == null || !root.isObject()) {
             return new ReadResult.Unreadable("value is not a JSON object");
         }
-        UUID dedupeId = uuidOrNull(root.get("dedupe_id"));
+        UUID dedupeId = JsonFields.uuidOrNull(root.get("dedupe_id"));
         if (dedupeId == null) {
             return new ReadResult.Unreadable("dedupe_id is missing or not a UUID string");
         }
@@ -159,7 +147,7 @@ public final class TransactionEventReader {
             errors.add(new FieldError("reverses", "is required for a REVERSAL"));
             return null;
         }
-        UUID reverses = uuidOrNull(node);
+        UUID reverses = JsonFields.uuidOrNull(node);
         if (reverses == null) {
             errors.add(new FieldError("reverses", "must be a UUID string"));
             return null;
@@ -176,7 +164,7 @@ public final class TransactionEventReader {
             errors.add(new FieldError("entity_id", "is required"));
             return null;
         }
-        UUID entityId = uuidOrNull(node);
+        UUID entityId = JsonFields.uuidOrNull(node);
         if (entityId == null) {
             errors.add(new FieldError("entity_id", "must be a UUID string"));
         }
@@ -184,11 +172,11 @@ public final class TransactionEventReader {
     }
 
     private static String channel(JsonNode node, List<FieldError> errors) {
-        return matching(node, "channel", CHANNEL, "must be 1 to 32 of A-Z, 0-9 and _", errors);
+        return JsonFields.matching(node, "channel", CHANNEL, "must be 1 to 32 of A-Z, 0-9 and _", errors);
     }
 
     private static Direction direction(JsonNode node, List<FieldError> errors) {
-        String text = requiredString(node, "direction", errors);
+        String text = JsonFields.requiredString(node, "direction", errors);
         if (text == null) {
             return null;
         }
@@ -222,7 +210,7 @@ public final class TransactionEventReader {
     }
 
     private String currency(JsonNode node, List<FieldError> errors) {
-        String text = matching(node, "currency", CURRENCY, "must be an ISO 4217 code", errors);
+        String text = JsonFields.matching(node, "currency", CURRENCY, "must be an ISO 4217 code", errors);
         if (text != null && !text.equals(currency)) {
             errors.add(new FieldError("currency", "must be " + currency));
             return null;
@@ -231,11 +219,11 @@ public final class TransactionEventReader {
     }
 
     private Instant occurredAt(JsonNode node, List<FieldError> errors) {
-        String text = requiredString(node, "occurred_at", errors);
+        String text = JsonFields.requiredString(node, "occurred_at", errors);
         if (text == null) {
             return null;
         }
-        Instant occurredAt = text.length() > MAX_TIMESTAMP_LENGTH ? null : rfc3339(text);
+        Instant occurredAt = text.length() > MAX_TIMESTAMP_LENGTH ? null : Rfc3339.instant(text);
         if (occurredAt == null) {
             errors.add(new FieldError("occurred_at", "must be an RFC 3339 timestamp, e.g. 2026-11-22T10:15:30Z"));
             return null;
@@ -249,98 +237,6 @@ public final class TransactionEventReader {
             return null;
         }
         return occurredAt;
-    }
-
-    /**
-     * The instant of an RFC 3339 timestamp, to microseconds as PostgreSQL keeps it (a replayed decision
-     * must echo the same instant); null when the text is not one or names no real date, time or offset.
-     */
-    private static Instant rfc3339(String text) {
-        Matcher timestamp = RFC_3339.matcher(text);
-        if (!timestamp.matches()) {
-            return null;
-        }
-        String fraction = timestamp.group(7);
-        int nanos = fraction == null ? 0 : Integer.parseInt((fraction + "00000000").substring(0, 9));
-        try {
-            ZoneOffset offset = timestamp.group(9) == null
-                    ? ZoneOffset.UTC
-                    : ZoneOffset.ofHoursMinutes(
-                            signed(timestamp.group(9), timestamp.group(10)),
-                            signed(timestamp.group(9), timestamp.group(11)));
-            return OffsetDateTime.of(
-                            number(timestamp, 1),
-                            number(timestamp, 2),
-                            number(timestamp, 3),
-                            number(timestamp, 4),
-                            number(timestamp, 5),
-                            number(timestamp, 6),
-                            nanos,
-                            offset)
-                    .toInstant()
-                    .truncatedTo(ChronoUnit.MICROS);
-        } catch (DateTimeException notARealDateTimeOrOffset) {
-            return null;
-        }
-    }
-
-    private static int number(Matcher matcher, int group) {
-        return Integer.parseInt(matcher.group(group));
-    }
-
-    private static int signed(String sign, String digits) {
-        int value = Integer.parseInt(digits);
-        return sign.equals("-") ? -value : value;
-    }
-
-    private static String matching(JsonNode node, String field, Pattern pattern, String rule, List<FieldError> errors) {
-        String text = requiredString(node, field, errors);
-        if (text == null) {
-            return null;
-        }
-        if (!pattern.matcher(text).matches()) {
-            errors.add(new FieldError(field, rule));
-            return null;
-        }
-        return text;
-    }
-
-    private static String requiredString(JsonNode node, String field, List<FieldError> errors) {
-        if (node == null || node.isNull()) {
-            errors.add(new FieldError(field, "is required"));
-            return null;
-        }
-        if (!node.isString()) {
-            errors.add(new FieldError(field, "must be a string"));
-            return null;
-        }
-        return node.stringValue();
-    }
-
-    private static UUID uuidOrNull(JsonNode node) {
-        if (node == null || !node.isString()) {
-            return null;
-        }
-        String text = node.stringValue();
-        return isCanonicalUuid(text) ? UUID.fromString(text) : null;
-    }
-
-    // 8-4-4-4-12 hexadecimal digits, checked by hand rather than by a regular expression: every event
-    // has up to three UUIDs, and this check is on the path every record takes (docs/benchmark.md)
-    private static boolean isCanonicalUuid(String text) {
-        if (text.length() != 36) {
-            return false;
-        }
-        for (int i = 0; i < 36; i++) {
-            char c = text.charAt(i);
-            boolean valid = i == 8 || i == 13 || i == 18 || i == 23
-                    ? c == '-'
-                    : (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-            if (!valid) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static String strictUtf8(byte[] value) throws CharacterCodingException {

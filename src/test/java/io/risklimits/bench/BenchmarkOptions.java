@@ -23,7 +23,7 @@ import java.util.Optional;
  * @param oldDecisionsPerKey decisions past retention written and deleted per key before the runs, so
  *     that the request log has the free space of a log at its steady size (0: a young log, which grows);
  *     a full run writes 3-4 million decisions, and 300 per key (two key sets of 10,000) free room for 6 million
- * @param modes the deciders to compare, the baseline first: per-event (the seed's design) and batched
+ * @param modes the deciders to compare, the baseline first: per-event (one transaction per event) and batched
  * @param scenarios names of the scenarios to run, see {@link Scenario}
  * @param concurrency risk.decider.concurrency of the service under test
  * @param partitions partitions of the transactions and decisions topics

@@ -1,6 +1,7 @@
 package io.risklimits.bench;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.risklimits.decider.PerEventBaseline;
 import io.risklimits.support.RunningService;
 import java.time.Duration;
 import java.util.Collection;
@@ -38,7 +39,7 @@ final class ServiceUnderTest implements AutoCloseable {
         return new ServiceUnderTest(mode, topics, RunningService.start(topics, overrides, configurationOf(mode)));
     }
 
-    /** per-event: the seed's design, the baseline; batched: the production service as it is. */
+    /** per-event: one transaction per event, the baseline; batched: the production service as it is. */
     private static Class<?>[] configurationOf(String mode) {
         return switch (mode) {
             case "per-event" -> new Class<?>[] {PerEventBaseline.class};

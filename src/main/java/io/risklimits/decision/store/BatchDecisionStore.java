@@ -61,13 +61,14 @@ public class BatchDecisionStore {
             Instant bucket,
             Map<RequestId, Decision> stored,
             UsageReading reading,
-            Map<RequestId, RequestLogRepository.StoredOriginal> originals) {}
+            Map<RequestId, StoredOriginal> originals) {}
 
     private final JdbcOperations jdbc;
     private final Clock clock;
     private final WindowCalendar calendar;
     private final TransactionTemplate readCommitted;
-    private final RequestLogRepository requestLog;
+    private final RequestLogReader requestLogReader;
+    private final RequestLogWriter requestLogWriter;
     private final RunningUsageRepository runningUsage;
     private final HourlyUsageRepository hourlyUsage;
     private final DecisionStoreMetrics metrics;
@@ -78,7 +79,8 @@ public class BatchDecisionStore {
             Clock clock,
             WindowCalendar calendar,
             PlatformTransactionManager transactionManager,
-            RequestLogRepository requestLog,
+            RequestLogReader requestLogReader,
+            RequestLogWriter requestLogWriter,
             RunningUsageRepository runningUsage,
             HourlyUsageRepository hourlyUsage,
             DecisionStoreMetrics metrics,
@@ -89,7 +91,8 @@ public class BatchDecisionStore {
         // the session's READ COMMITTED (spring.datasource.hikari.transaction-isolation), checked by
         // the database in the first statement: setting it here would cost a round trip per batch
         this.readCommitted = new TransactionTemplate(transactionManager);
-        this.requestLog = requestLog;
+        this.requestLogReader = requestLogReader;
+        this.requestLogWriter = requestLogWriter;
         this.runningUsage = runningUsage;
         this.hourlyUsage = hourlyUsage;
         this.metrics = metrics;
@@ -142,10 +145,10 @@ public class BatchDecisionStore {
             RoundTrip writes = new RoundTrip(jdbc);
             hourlyUsage.addToBuckets(decided.approved(), bucket, read.reading().latestBuckets(), writes);
             hourlyUsage.releaseFromBuckets(decided.releases(), writes);
-            requestLog.insertAllLimitChecked(
-                    decided.authorizations(), decided::decidedOrder, bucket, read.decidedAt(), writes);
-            requestLog.insertAllReversals(decided.reversals(), decided::decidedOrder, bucket, read.decidedAt(), writes);
-            requestLog.insertAllInvalid(decided.invalid(), decided::decidedOrder, bucket, read.decidedAt(), writes);
+            RequestLogWriter.Batch batch = new RequestLogWriter.Batch(decided::decidedOrder, bucket, read.decidedAt());
+            requestLogWriter.insertAllLimitChecked(decided.authorizations(), batch, writes);
+            requestLogWriter.insertAllReversals(decided.reversals(), batch, writes);
+            requestLogWriter.insertAllInvalid(decided.invalid(), batch, writes);
             writes.run();
             metrics.batchDecided(decided.validEvents());
             failpoints.reached(Failpoints.Point.BEFORE_COMMIT);
@@ -168,14 +171,14 @@ public class BatchDecisionStore {
         RoundTrip reads = new RoundTrip(jdbc);
         Supplier<Begun> begun =
                 reads.query(BEGIN_BATCH_DECISION, KeyArrays.of(keys).parameters(), BatchDecisionStore::begun);
-        Supplier<Map<RequestId, Decision>> stored = readStored ? requestLog.findAll(ids, reads) : Map::of;
+        Supplier<Map<RequestId, Decision>> stored = readStored ? requestLogReader.findAll(ids, reads) : Map::of;
         List<TransactionEvent> reversals = events.stream()
                 .filter(ReadResult.Valid.class::isInstance)
                 .map(event -> ((ReadResult.Valid) event).event())
                 .filter(TransactionEvent::isReversal)
                 .toList();
-        Supplier<Map<RequestId, RequestLogRepository.StoredOriginal>> originals =
-                reversals.isEmpty() ? Map::of : requestLog.findOriginals(reversals, reads);
+        Supplier<Map<RequestId, StoredOriginal>> originals =
+                reversals.isEmpty() ? Map::of : requestLogReader.findOriginals(reversals, reads);
         Supplier<UsageReading> expectedReading = runningUsage.usageUpTo(keys, expectedBucket, reads);
         reads.run();
         metrics.lockWaited(begun.get().lockWait());

@@ -168,27 +168,11 @@ class HourlyUsageRepository {
         if (releases.isEmpty()) {
             return;
         }
-        trip.execute(
-                RELEASE_FROM_BUCKETS,
-                KeyArrays.of(releases.stream().map(Release::key).toList())
-                        .parameters()
-                        .addValue(
-                                "buckets",
-                                releases.stream()
-                                        .map(release ->
-                                                utcTimestamp(release.bucketTs()).toString())
-                                        .toArray(String[]::new))
-                        .addValue(
-                                "amounts",
-                                releases.stream()
-                                        .map(release -> release.released().amount())
-                                        .toArray(Long[]::new))
-                        .addValue(
-                                "counts",
-                                releases.stream()
-                                        .map(release -> Math.toIntExact(
-                                                release.released().count()))
-                                        .toArray(Integer[]::new)));
+        ColumnArrays<Release> parameters = ColumnArrays.keyed(releases, Release::key)
+                .add("buckets", release -> utcTimestamp(release.bucketTs()).toString(), String[]::new)
+                .add("amounts", release -> release.released().amount(), Long[]::new)
+                .add("counts", release -> Math.toIntExact(release.released().count()), Integer[]::new);
+        trip.execute(RELEASE_FROM_BUCKETS, parameters.parameters());
     }
 
     /**
@@ -213,7 +197,7 @@ class HourlyUsageRepository {
                 .anyMatch(latest -> latest != null && latest.bucketTs().isAfter(bucket));
         if (laterBucketsExist) {
             trip.execute(RUNNING_TOTALS_WRITTEN_BY_STATEMENT, new MapSqlParameterSource());
-            trip.execute(ADD_TO_BUCKETS, added(approved, bucket));
+            trip.execute(ADD_TO_BUCKETS, added(approved, bucket).parameters());
         } else {
             Map<BusinessKey, Tally> toCurrent = new LinkedHashMap<>();
             List<String> currentRowIds = new ArrayList<>();
@@ -239,7 +223,9 @@ class HourlyUsageRepository {
     /** The keys' buckets of this hour, found at rowIds (in the keys' order) by the usage read. */
     private static void addToCurrentBuckets(
             Map<BusinessKey, Tally> approved, List<String> rowIds, Instant bucket, RoundTrip trip) {
-        MapSqlParameterSource parameters = added(approved, bucket).addValue("rowIds", rowIds.toArray(String[]::new));
+        MapSqlParameterSource parameters = added(approved, bucket)
+                .with("rowIds", rowIds.toArray(String[]::new))
+                .parameters();
         trip.query(ADD_TO_CURRENT_BUCKETS_WHERE_READ, parameters, rs -> {
             rs.next();
             int updated = rs.getInt(1);
@@ -259,32 +245,19 @@ class HourlyUsageRepository {
         List<LatestBucket> after = new ArrayList<>(approved.size());
         approved.forEach((key, tally) ->
                 after.add(latestBuckets.getOrDefault(key, NO_BUCKET).followedBy(bucket, tally)));
-        trip.execute(
-                ADD_TO_LATEST_BUCKETS,
-                added(approved, bucket)
-                        .addValue(
-                                "runningAmounts",
-                                after.stream()
-                                        .map(totals -> totals.runningAmount().toPlainString())
-                                        .toArray(String[]::new))
-                        .addValue(
-                                "runningCounts",
-                                after.stream().map(LatestBucket::runningCount).toArray(Long[]::new))
-                        .addValue(
-                                "rewrites",
-                                after.stream().map(LatestBucket::rewrites).toArray(Long[]::new)));
+        ColumnArrays<LatestBucket> parameters = added(approved, bucket)
+                .alongside(after)
+                .add("runningAmounts", totals -> totals.runningAmount().toPlainString(), String[]::new)
+                .add("runningCounts", LatestBucket::runningCount, Long[]::new)
+                .add("rewrites", LatestBucket::rewrites, Long[]::new);
+        trip.execute(ADD_TO_LATEST_BUCKETS, parameters.parameters());
     }
 
     /** Each key's added tally and the bucket, as parameters. */
-    private static MapSqlParameterSource added(Map<BusinessKey, Tally> approved, Instant bucket) {
-        Long[] amounts = approved.values().stream().map(Tally::amount).toArray(Long[]::new);
-        Integer[] counts = approved.values().stream()
-                .map(tally -> Math.toIntExact(tally.count()))
-                .toArray(Integer[]::new);
-        return KeyArrays.of(approved.keySet())
-                .parameters()
-                .addValue("amounts", amounts)
-                .addValue("counts", counts)
-                .addValue("bucket", utcTimestamp(bucket));
+    private static ColumnArrays<Map.Entry<BusinessKey, Tally>> added(Map<BusinessKey, Tally> approved, Instant bucket) {
+        return ColumnArrays.keyed(List.copyOf(approved.entrySet()), Map.Entry::getKey)
+                .add("amounts", entry -> entry.getValue().amount(), Long[]::new)
+                .add("counts", entry -> Math.toIntExact(entry.getValue().count()), Integer[]::new)
+                .with("bucket", utcTimestamp(bucket));
     }
 }

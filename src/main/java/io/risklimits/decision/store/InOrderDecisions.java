@@ -34,7 +34,7 @@ final class InOrderDecisions {
     private final Function<BusinessKey, Limits> limitsOf;
     private final Map<RequestId, Decision> known;
     private final Map<BusinessKey, Usage> usage;
-    private final Map<RequestId, RequestLogRepository.StoredOriginal> originals;
+    private final Map<RequestId, StoredOriginal> originals;
 
     private final List<Decision> answers = new ArrayList<>();
     private final List<Decision> authorizations = new ArrayList<>();
@@ -52,7 +52,7 @@ final class InOrderDecisions {
             Function<BusinessKey, Limits> limitsOf,
             Map<RequestId, Decision> stored,
             Map<BusinessKey, Usage> usage,
-            Map<RequestId, RequestLogRepository.StoredOriginal> originals) {
+            Map<RequestId, StoredOriginal> originals) {
         this.bucket = bucket;
         this.decidedAt = decidedAt;
         this.calendar = calendar;
@@ -122,7 +122,7 @@ final class InOrderDecisions {
         BusinessKey key = event.businessKey();
         Usage before = usage.getOrDefault(key, Usage.NONE);
         RequestId originalId = new RequestId(key, event.reverses());
-        RequestLogRepository.StoredOriginal original = originals.get(originalId);
+        StoredOriginal original = originals.get(originalId);
         ReversalPolicy.Outcome outcome =
                 ReversalPolicy.decide(event.amount(), original == null ? null : original.original());
         if (outcome.isReleased()) {
@@ -143,9 +143,9 @@ final class InOrderDecisions {
 
     // as a reversal later in the batch finds it: type, decision and amount (null and 0 where INVALID
     // left them unread), nothing released yet
-    private RequestLogRepository.StoredOriginal asOriginal(Decision decision) {
+    private StoredOriginal asOriginal(Decision decision) {
         Long amount = decision.fields().amount();
-        return new RequestLogRepository.StoredOriginal(
+        return new StoredOriginal(
                 new ReversalPolicy.Original(
                         decision.fields().type(), decision.verdict(), amount == null ? 0 : amount, 0),
                 bucket);

@@ -20,12 +20,12 @@ import org.springframework.transaction.support.TransactionTemplate;
 public class InvalidDecisionStore {
 
     private final TransactionTemplate readCommitted;
-    private final RequestLogRepository requestLog;
+    private final KeylessRequestLog keylessLog;
 
-    InvalidDecisionStore(PlatformTransactionManager transactionManager, RequestLogRepository requestLog) {
+    InvalidDecisionStore(PlatformTransactionManager transactionManager, KeylessRequestLog keylessLog) {
         this.readCommitted = new TransactionTemplate(transactionManager);
         this.readCommitted.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
-        this.requestLog = requestLog;
+        this.keylessLog = keylessLog;
     }
 
     /**
@@ -36,6 +36,6 @@ public class InvalidDecisionStore {
         if (fields.businessKey().isPresent()) {
             throw new IllegalArgumentException("an event with a readable business key is filed under it");
         }
-        return readCommitted.execute(status -> requestLog.insertKeylessIfNew(dedupeId, fields, errors));
+        return readCommitted.execute(status -> keylessLog.insertIfNew(dedupeId, fields, errors));
     }
 }

@@ -47,7 +47,7 @@ class BatchDecisionStoreIT {
     private final JdbcTemplate db = new JdbcTemplate(dataSource);
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final SummedUsage summed = new SummedUsage(dataSource);
-    private final RequestLogRepository requestLog = new RequestLogRepository(JdbcClient.create(dataSource));
+    private final FiledDecisions filedDecisions = new FiledDecisions(JdbcClient.create(dataSource));
 
     /**
      * The usage read is sent with the locks, before the database clock has named the batch's hour
@@ -121,7 +121,7 @@ class BatchDecisionStoreIT {
 
         for (Decision decision : decisions) {
             BusinessKey key = decision.fields().businessKey().orElseThrow();
-            Decision filed = requestLog.find(key, decision.dedupeId()).orElseThrow();
+            Decision filed = filedDecisions.find(key, decision.dedupeId()).orElseThrow();
             // as written and read back: a window without a limit is spelled out as unlimited
             assertThat(filed.limits())
                     .as("stored limits of %s", key)
@@ -144,7 +144,7 @@ class BatchDecisionStoreIT {
 
         List<Decision> answers = store.decideAll(List.of(decidedBefore, fresh, decidedBefore), anyKey -> Limits.NONE);
 
-        Decision filed = requestLog.find(key, decidedBefore.dedupeId()).orElseThrow();
+        Decision filed = filedDecisions.find(key, decidedBefore.dedupeId()).orElseThrow();
         assertThat(filed.decidedAt()).isEqualTo(stored.decidedAt());
         assertThat(answers.get(0)).isEqualTo(filed.asReplay());
         assertThat(answers.get(2)).isEqualTo(filed.asReplay());

@@ -40,7 +40,7 @@ class InvalidEventsInABatchIT {
 
     private final DataSource dataSource = TestInfrastructure.get().dataSource();
     private final JdbcTemplate db = new JdbcTemplate(dataSource);
-    private final RequestLogRepository requestLog = new RequestLogRepository(JdbcClient.create(dataSource));
+    private final FiledDecisions filedDecisions = new FiledDecisions(JdbcClient.create(dataSource));
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final BatchDecisionStore store = TestStores.batchDecisionStore(dataSource, Clock.systemUTC(), registry);
 
@@ -114,7 +114,9 @@ class InvalidEventsInABatchIT {
         UUID keyless = UUID.randomUUID();
 
         store.decideInOrder(List.of(new ReadResult.Valid(valid), invalid), any -> Limits.NONE);
-        new InvalidDecisionStore(new DataSourceTransactionManager(dataSource), requestLog)
+        new InvalidDecisionStore(
+                        new DataSourceTransactionManager(dataSource),
+                        new KeylessRequestLog(JdbcClient.create(dataSource)))
                 .recordKeyless(
                         keyless,
                         new EventFields(null, null, null, 10L, "USD", EARLIEST),

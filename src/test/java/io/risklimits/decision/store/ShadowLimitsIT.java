@@ -42,7 +42,7 @@ class ShadowLimitsIT {
     private final DataSource dataSource = TestInfrastructure.get().dataSource();
     private final JdbcTemplate db = new JdbcTemplate(dataSource);
     private final SummedUsage summed = new SummedUsage(dataSource);
-    private final RequestLogRepository requestLog = new RequestLogRepository(JdbcClient.create(dataSource));
+    private final FiledDecisions filedDecisions = new FiledDecisions(JdbcClient.create(dataSource));
     private final BatchDecisionStore store = TestStores.batchDecisionStore(dataSource);
     private final String channel = newChannel();
 
@@ -205,7 +205,7 @@ class ShadowLimitsIT {
 
         List<Decision> decisions =
                 store.decideAll(List.of(authorization(key, 300), authorization(key, 300)), table::limitsFor);
-        Decision filed = requestLog.find(key, decisions.get(1).dedupeId()).orElseThrow();
+        Decision filed = filedDecisions.find(key, decisions.get(1).dedupeId()).orElseThrow();
 
         assertThat(decisions.get(1).shadow()).isEqualTo(Outcome.rejectedFor(Reason.LIMIT_DAY_AMOUNT));
         assertThat(decisions.get(1).limits()).isEqualTo(enforced);

@@ -15,7 +15,7 @@ import javax.sql.DataSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
- * The seed's way with hourly buckets: usage summed over every bucket of each window, and an approved
+ * Hourly buckets read the plain way: usage summed over every bucket of each window, and an approved
  * amount added to its bucket with a plain upsert (the running totals left to the table's triggers).
  * The tests compare the running totals against it; the benchmark's baseline decides with it.
  */

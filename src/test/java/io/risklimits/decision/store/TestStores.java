@@ -7,7 +7,6 @@ import io.risklimits.shared.Failpoints;
 import java.time.Clock;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 /**
@@ -38,7 +37,8 @@ final class TestStores {
                 clock,
                 WindowCalendar.UTC,
                 new DataSourceTransactionManager(dataSource),
-                new RequestLogRepository(JdbcClient.create(dataSource)),
+                new RequestLogReader(),
+                new RequestLogWriter(),
                 new RunningUsageRepository(db, WindowCalendar.UTC, new WindowStartsCache(100), metrics),
                 new HourlyUsageRepository(),
                 metrics,

@@ -1,8 +1,8 @@
-package io.risklimits.bench;
+package io.risklimits.decider;
 
-import io.risklimits.decider.PollDecider;
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.ReadResult;
+import io.risklimits.decision.store.BatchDecisionStore;
 import io.risklimits.decision.store.DecisionStoreMetrics;
 import io.risklimits.decision.store.PerEventDecisionStore;
 import io.risklimits.limits.LimitCatalog;
@@ -10,28 +10,37 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /**
- * The benchmark's baseline, the seed's design: each valid event of a poll decided in a transaction of
- * its own ({@link PerEventDecisionStore}), in place of the production {@link PollDecider}; the poll's
- * INVALID events are left to the listener, which files them one by one after the valid ones. Given to
- * the service as an extra configuration source (not a component: no other test sees it); everything
- * else, the listener, the publishing and the offsets, is the production service's.
+ * The benchmark's baseline, one transaction per event: each valid event of a poll decided alone
+ * ({@link PerEventDecisionStore}, with its own statements), overriding the production {@link
+ * BatchDecider} bean; the poll's INVALID events are left to the listener, which files them one by one
+ * after the valid ones. Given to the service as an extra configuration source (not a component: no
+ * other test sees it); everything else, the listener, the publishing and the offsets, is the
+ * production service's.
  */
-class PerEventBaseline {
+public final class PerEventBaseline {
 
     @Bean
     @Primary
-    PollDecider perEventDecider(
+    BatchDecider perEventDecider(
+            BatchDecisionStore store,
             LimitCatalog limits,
+            RecordKeyCheck keyCheck,
             DataSource dataSource,
             PlatformTransactionManager transactionManager,
             DecisionStoreMetrics metrics) {
-        PerEventDecisionStore store = new PerEventDecisionStore(dataSource, transactionManager, metrics);
-        return (records, reads) -> decideEachValidEvent(reads, limits, store);
+        PerEventDecisionStore perEvent = new PerEventDecisionStore(dataSource, transactionManager, metrics);
+        return new BatchDecider(store, limits, keyCheck) {
+            @Override
+            Map<Integer, Decision> decideInOrder(List<ConsumerRecord<byte[], byte[]>> records, List<ReadResult> reads) {
+                return decideEachValidEvent(reads, limits, perEvent);
+            }
+        };
     }
 
     private static Map<Integer, Decision> decideEachValidEvent(
