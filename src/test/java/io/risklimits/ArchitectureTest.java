@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The package structure, checked: packages by feature without cycles, and the decision domain (events,
  * windows, limits, the policy, decisions) free of its adapters, so it can be read and tested without
- * a database or a broker.
+ * a database or a broker; what the features share depends on neither Kafka nor JDBC.
  */
 class ArchitectureTest {
 
@@ -53,6 +53,23 @@ class ArchitectureTest {
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage("org.springframework.jdbc..", "java.sql..")
+                .check(PRODUCTION);
+    }
+
+    @Test
+    void whatBothFeaturesShareKnowsNeitherKafkaNorJdbc() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.risklimits.shared..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "org.apache.kafka..",
+                        "org.springframework.kafka..",
+                        "org.springframework.jdbc..",
+                        "org.springframework.dao..",
+                        "java.sql..",
+                        "javax.sql..")
                 .check(PRODUCTION);
     }
 }
