@@ -5,8 +5,13 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.core.domain.JavaAnnotation;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.JavaMember;
 import com.tngtech.archunit.core.domain.JavaMethod;
+import com.tngtech.archunit.core.domain.JavaParameter;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchCondition;
@@ -15,6 +20,8 @@ import com.tngtech.archunit.lang.SimpleConditionEvent;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -23,7 +30,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The package structure, checked: packages by feature without cycles, and the decision domain (events,
  * windows, limits, the policy, decisions) free of its adapters, so it can be read and tested without
- * a database or a broker.
+ * a database or a broker; what the features share depends on neither Kafka nor JDBC; and no annotation
+ * reads a risk.* setting from a placeholder, so each default lives in its properties record only.
  */
 class ArchitectureTest {
 
@@ -128,5 +136,57 @@ class ArchitectureTest {
                 }
             }
         };
+    }
+
+    @Test
+    void whatBothFeaturesShareKnowsNeitherKafkaNorJdbc() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.risklimits.shared..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "org.apache.kafka..",
+                        "org.springframework.kafka..",
+                        "org.springframework.jdbc..",
+                        "org.springframework.dao..",
+                        "java.sql..",
+                        "javax.sql..")
+                .check(PRODUCTION);
+    }
+
+    @Test
+    void noAnnotationReadsARiskSettingFromAPlaceholder() {
+        List<String> placeholders = new ArrayList<>();
+        for (JavaClass type : PRODUCTION) {
+            annotationsOf(type)
+                    .forEach(annotation -> annotation.getProperties().forEach((name, value) -> {
+                        String text =
+                                value instanceof Object[] values ? Arrays.deepToString(values) : String.valueOf(value);
+                        if (text.contains("${risk.")) {
+                            placeholders.add(type.getName() + ": @"
+                                    + annotation.getRawType().getSimpleName() + "(" + name + " = " + text + ")");
+                        }
+                    }));
+        }
+        assertThat(placeholders)
+                .as("settings are read through their properties records, which hold the defaults")
+                .isEmpty();
+    }
+
+    private static Stream<JavaAnnotation<?>> annotationsOf(JavaClass type) {
+        Stream<JavaAnnotation<?>> members = type.getMembers().stream().flatMap(ArchitectureTest::annotationsOf);
+        return Stream.concat(type.getAnnotations().stream(), members);
+    }
+
+    private static Stream<JavaAnnotation<?>> annotationsOf(JavaMember member) {
+        Stream<JavaAnnotation<?>> own = member.getAnnotations().stream().map(annotation -> annotation);
+        if (member instanceof JavaCodeUnit code) {
+            Stream<JavaAnnotation<?>> parameters = code.getParameters().stream()
+                    .map(JavaParameter::getAnnotations)
+                    .flatMap(annotations -> annotations.stream().map(annotation -> annotation));
+            return Stream.concat(own, parameters);
+        }
+        return own;
     }
 }

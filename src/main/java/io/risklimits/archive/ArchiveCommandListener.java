@@ -47,8 +47,8 @@ class ArchiveCommandListener {
     // a catch-up run can take longer than the default max.poll.interval.ms of five minutes
     @KafkaListener(
             id = "risk-archiver",
-            topics = "${risk.topics.archive-commands:risk.archive.commands}",
-            groupId = "${risk.archiver.group-id:risk-archiver}",
+            topics = "#{@'risk.topics-io.risklimits.kafka.TopicProperties'.archiveCommands()}",
+            groupId = "#{@'risk.archiver-io.risklimits.archive.ArchiverProperties'.groupId()}",
             concurrency = "1",
             properties = "max.poll.interval.ms=3600000",
             containerFactory = "archiverContainerFactory")

@@ -60,7 +60,10 @@ class ArchiverMetrics {
                 .increment(rows);
     }
 
-    @Scheduled(initialDelay = 0, fixedDelayString = "${risk.archiver.metrics-refresh:60s}")
+    @Scheduled(
+            initialDelay = 0,
+            fixedDelayString =
+                    "#{@'risk.archiver-io.risklimits.archive.ArchiverProperties'.metricsRefresh().toMillis()}")
     void refreshCursorLag() {
         try {
             LocalDateTime cutoff = cursor.cutoff(risk.retention());

@@ -8,7 +8,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * Timeouts of the service's own database sessions, so that a worker that dies or freezes inside a
  * transaction cannot hold a business key's advisory lock for long. The worst case a dead worker
  * holds a key's lock is {@link #lockHoldBound()}: its last statement runs at most statementTimeout,
- * then its transaction sits idle at most idleInTransactionTimeout before PostgreSQL ends the session.
+ * then its transaction sits idle at most idleInTransactionTimeout before PostgreSQL ends the session
+ * (a batched round trip runs up to three statements, each bounded alike: docs/security.md, "Timeouts and
+ * the lock bound").
  *
  * @param lockTimeout how long one statement waits for a lock (a business key's advisory lock, a row)
  *     before it fails; the decider retries it as an infrastructure failure

@@ -77,7 +77,7 @@ class RecordDecider {
                 record.partition(),
                 record.offset(),
                 LogSafe.text(problem));
-        return deadLetters.publish(record, DeadLetterPublisher.UNREADABLE_RECORD, problem);
+        return deadLetters.publish(record, DeadLetterPublisher.Kind.UNREADABLE_RECORD, problem);
     }
 
     /**
@@ -92,7 +92,7 @@ class RecordDecider {
                     .map(error -> error.field() + " " + error.message())
                     .collect(Collectors.joining("; "));
             return CompletableFuture.allOf(
-                    published, deadLetters.publish(record, DeadLetterPublisher.INVALID_EVENT, summary));
+                    published, deadLetters.publish(record, DeadLetterPublisher.Kind.INVALID_EVENT, summary));
         }
         if (decision.dedupeConflict().isEmpty()) {
             return published;
@@ -108,7 +108,7 @@ class RecordDecider {
                 published,
                 deadLetters.publish(
                         record,
-                        DeadLetterPublisher.DEDUPE_CONFLICT,
+                        DeadLetterPublisher.Kind.DEDUPE_CONFLICT,
                         "dedupe_id " + decision.dedupeId() + " was decided already for an event with other "
                                 + String.join(", ", decision.dedupeConflict())));
     }

@@ -53,11 +53,12 @@ class TransactionListener {
         this.metrics = metrics;
     }
 
+    // settings from the bound properties records, which @ConfigurationPropertiesScan names prefix-class
     @KafkaListener(
             id = "risk-decider",
-            topics = "${risk.topics.transactions:risk.transactions}",
-            groupId = "${risk.decider.group-id:risk-decider}",
-            concurrency = "${risk.decider.concurrency:2}",
+            topics = "#{@'risk.topics-io.risklimits.kafka.TopicProperties'.transactions()}",
+            groupId = "#{@'risk.decider-io.risklimits.decider.DeciderProperties'.groupId()}",
+            concurrency = "#{@'risk.decider-io.risklimits.decider.DeciderProperties'.concurrency()}",
             containerFactory = "deciderContainerFactory")
     void onPoll(List<ConsumerRecord<byte[], byte[]>> records) {
         // one reading per record, carried to its answer: the reader's rules depend on the clock

@@ -26,15 +26,27 @@ public class DeadLetterPublisher {
     public static final String ORIGINAL_PARTITION = "risk.original.partition";
     public static final String ORIGINAL_OFFSET = "risk.original.offset";
 
-    /** The record could not be read as an event: not UTF-8 JSON, or no readable dedupe_id. */
-    public static final String UNREADABLE_RECORD = "UNREADABLE_RECORD";
-    /** The record was answered with an INVALID decision; this is the copy for operators. */
-    public static final String INVALID_EVENT = "INVALID_EVENT";
-    /**
-     * The record reused a dedupe_id already decided for an event with other content (type, amount,
-     * currency or reverses): answered with the stored decision; this is the copy for operators.
-     */
-    public static final String DEDUPE_CONFLICT = "DEDUPE_CONFLICT";
+    /** Why a record is dead-lettered: its copy's risk.error.class header names the kind. */
+    public enum Kind {
+        /** The record could not be read as an event: not UTF-8 JSON, or no readable dedupe_id. */
+        UNREADABLE_RECORD("unreadable"),
+        /** The record was answered with an INVALID decision; this is the copy for operators. */
+        INVALID_EVENT("invalid"),
+        /**
+         * The record reused a dedupe_id already decided for an event with other content (type, amount,
+         * currency or reverses): answered with the stored decision; this is the copy for operators.
+         */
+        DEDUPE_CONFLICT("dedupe_conflict");
+
+        private final String metricKind;
+
+        Kind(String metricKind) {
+            this.metricKind = metricKind;
+        }
+    }
+
+    /** The risk.dead.letters kind of a record whose failure outlasted its retries. */
+    private static final String RETRIES_EXHAUSTED = "retries_exhausted";
 
     private final KafkaTemplate<byte[], byte[]> kafka;
     private final TopicProperties topics;
@@ -46,8 +58,20 @@ public class DeadLetterPublisher {
         this.meters = meters;
     }
 
+    /** Copies a record dead-lettered for what it is; the header names the kind, the message says more. */
     public CompletableFuture<SendResult<byte[], byte[]>> publish(
-            ConsumerRecord<byte[], byte[]> record, String errorClass, String errorMessage) {
+            ConsumerRecord<byte[], byte[]> record, Kind kind, String errorMessage) {
+        return publish(record, kind.name(), errorMessage, kind.metricKind);
+    }
+
+    /** Copies a record whose failure outlasted its retries; the header names the failure's class. */
+    public CompletableFuture<SendResult<byte[], byte[]>> publishAfterRetries(
+            ConsumerRecord<byte[], byte[]> record, Throwable failure) {
+        return publish(record, failure.getClass().getName(), String.valueOf(failure.getMessage()), RETRIES_EXHAUSTED);
+    }
+
+    private CompletableFuture<SendResult<byte[], byte[]>> publish(
+            ConsumerRecord<byte[], byte[]> record, String errorClass, String errorMessage, String metricKind) {
         Headers headers = new RecordHeaders();
         headers.add(ERROR_CLASS, utf8(errorClass));
         headers.add(ERROR_MESSAGE, utf8(LogSafe.text(errorMessage)));
@@ -57,22 +81,16 @@ public class DeadLetterPublisher {
         return kafka.send(new ProducerRecord<>(topics.deadLetter(), null, null, record.key(), record.value(), headers))
                 .whenComplete((sent, failure) -> {
                     if (failure == null) {
-                        counter(errorClass).increment();
+                        counter(metricKind).increment();
                     }
                 });
     }
 
     /** Dead letters by kind: unreadable records, invalid events, dedupe conflicts, records whose retries ran out. */
-    private Counter counter(String errorClass) {
-        String kind = switch (errorClass) {
-            case UNREADABLE_RECORD -> "unreadable";
-            case INVALID_EVENT -> "invalid";
-            case DEDUPE_CONFLICT -> "dedupe_conflict";
-            default -> "retries_exhausted";
-        };
+    private Counter counter(String metricKind) {
         return Counter.builder("risk.dead.letters")
                 .description("records copied to the dead-letter topic, confirmed by the broker")
-                .tag("kind", kind)
+                .tag("kind", metricKind)
                 .register(meters);
     }
 

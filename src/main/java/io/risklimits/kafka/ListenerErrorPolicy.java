@@ -1,6 +1,5 @@
 package io.risklimits.kafka;
 
-import io.risklimits.shared.FailureKind;
 import io.risklimits.shared.LogSafe;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -95,10 +94,7 @@ class ListenerErrorPolicy {
                 LogSafe.text(cause.toString()));
         try {
             deadLetters
-                    .publish(
-                            (ConsumerRecord<byte[], byte[]>) record,
-                            cause.getClass().getName(),
-                            String.valueOf(cause.getMessage()))
+                    .publishAfterRetries((ConsumerRecord<byte[], byte[]>) record, cause)
                     .get(properties.sendTimeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (Exception sendFailure) {
             // thrown on so the error handler keeps the record and tries again; it is never skipped

@@ -45,7 +45,9 @@ public class LimitCatalog {
         return table.limitsFor(key);
     }
 
-    @Scheduled(fixedDelayString = "${risk.limits.refresh:5s}", initialDelayString = "${risk.limits.refresh:5s}")
+    @Scheduled(
+            fixedDelayString = "#{@'risk.limits-io.risklimits.limits.LimitsProperties'.refresh().toMillis()}",
+            initialDelayString = "#{@'risk.limits-io.risklimits.limits.LimitsProperties'.refresh().toMillis()}")
     public void refresh() {
         try {
             table = load();

@@ -5,7 +5,6 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import java.util.List;
-import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Condition;
 import org.springframework.context.annotation.ConditionContext;
@@ -26,9 +25,7 @@ public @interface ConditionalOnRole {
         public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
             String role = (String) metadata.getAnnotationAttributes(ConditionalOnRole.class.getName())
                     .get("value");
-            List<String> roles = Binder.get(context.getEnvironment())
-                    .bind("risk.roles", Bindable.listOf(String.class))
-                    .orElse(List.of("decider", "archiver"));
+            List<String> roles = RiskProperties.rolesBoundBy(Binder.get(context.getEnvironment()));
             return roles.stream().map(String::trim).anyMatch(role::equalsIgnoreCase);
         }
     }

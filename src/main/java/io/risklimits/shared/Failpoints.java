@@ -1,8 +1,9 @@
 package io.risklimits.shared;
 
 import java.util.concurrent.atomic.AtomicInteger;
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.stereotype.Component;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * The fault suite's failpoints (src/test/java/io/risklimits/faults), and the only place they live:
@@ -10,9 +11,14 @@ import org.springframework.stereotype.Component;
  * reaches that point. Inert unless that property is set, which a deployment never does. The points
  * are where a crash is hardest to recover from: inside the transaction, between the commit and the
  * sends, and between the sends and the offset commit.
+ *
+ * @param armed the point risk.failpoints.crash-at names (before-commit, after-commit, after-send); null
+ *     when it is not set
+ * @param onPoll risk.failpoints.crash-on-poll: reaching the armed point this many times halts the process
+ * @param timesReached how often this process has reached the armed point
  */
-@Component
-public class Failpoints {
+@ConfigurationProperties("risk.failpoints")
+public record Failpoints(Point armed, int onPoll, AtomicInteger timesReached) {
 
     public enum Point {
         BEFORE_COMMIT,
@@ -22,21 +28,18 @@ public class Failpoints {
 
     private static final int HALT_STATUS = 137; // what a shell reports for kill -9
 
-    private final Point armed;
-    private final int onPoll;
-    private final AtomicInteger reached = new AtomicInteger();
-
-    public Failpoints(
-            @Value("${risk.failpoints.crash-at:}") String crashAt,
-            @Value("${risk.failpoints.crash-on-poll:3}") int onPoll) {
-        this.armed = crashAt.isBlank()
-                ? null
-                : Point.valueOf(crashAt.trim().toUpperCase().replace('-', '_'));
-        this.onPoll = onPoll;
+    @ConstructorBinding
+    public Failpoints(String crashAt, @DefaultValue("3") int crashOnPoll) {
+        this(
+                crashAt == null || crashAt.isBlank()
+                        ? null
+                        : Point.valueOf(crashAt.trim().toUpperCase().replace('-', '_')),
+                crashOnPoll,
+                new AtomicInteger());
     }
 
     public void reached(Point point) {
-        if (point == armed && reached.incrementAndGet() == onPoll) {
+        if (point == armed && timesReached.incrementAndGet() == onPoll) {
             System.err.println("risk.failpoints: halting at " + point + " on poll " + onPoll);
             System.err.flush();
             Runtime.getRuntime().halt(HALT_STATUS);

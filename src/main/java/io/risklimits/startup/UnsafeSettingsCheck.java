@@ -4,9 +4,9 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.risklimits.archive.ArchiverProperties;
 import io.risklimits.database.DatabaseProperties;
 import io.risklimits.decider.DeciderProperties;
+import io.risklimits.shared.RiskProperties;
 import java.util.List;
 import org.springframework.beans.factory.config.BeanPostProcessor;
-import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -34,8 +34,7 @@ class UnsafeSettingsCheck {
     }
 
     static UnsafeSettings.Settings settings(HikariDataSource pool, Binder binder) {
-        List<String> roles =
-                binder.bind("risk.roles", Bindable.listOf(String.class)).orElse(List.of("decider", "archiver"));
+        List<String> roles = RiskProperties.rolesBoundBy(binder);
         int deciderThreads = hasRole(roles, "decider")
                 ? binder.bindOrCreate("risk.decider", DeciderProperties.class).concurrency()
                 : 0;

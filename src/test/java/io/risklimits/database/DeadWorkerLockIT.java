@@ -3,7 +3,7 @@ package io.risklimits.database;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import io.risklimits.shared.FailureKind;
+import io.risklimits.kafka.FailureKind;
 import io.risklimits.support.DecisionMessage;
 import io.risklimits.support.Events;
 import io.risklimits.support.RunningService;

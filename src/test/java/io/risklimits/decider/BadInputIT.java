@@ -143,7 +143,7 @@ class BadInputIT {
 
             assertThat(header(deadLetters.get(produced.get(0).offset()).get(0), DeadLetterPublisher.ERROR_CLASS))
                     .as("error class of the dead letter of the year-0 event")
-                    .isEqualTo(DeadLetterPublisher.INVALID_EVENT);
+                    .isEqualTo(DeadLetterPublisher.Kind.INVALID_EVENT.name());
             assertThat(db.queryForList(
                             "SELECT decision FROM risk_request_log WHERE entity_id = ? AND channel_code = ? AND dedupe_id = ?",
                             String.class,
@@ -456,8 +456,8 @@ class BadInputIT {
                         .as("error class of %s", what)
                         .isEqualTo(
                                 record.kind() == Kind.INVALID
-                                        ? DeadLetterPublisher.INVALID_EVENT
-                                        : DeadLetterPublisher.UNREADABLE_RECORD);
+                                        ? DeadLetterPublisher.Kind.INVALID_EVENT.name()
+                                        : DeadLetterPublisher.Kind.UNREADABLE_RECORD.name());
                 String message = header(letter, DeadLetterPublisher.ERROR_MESSAGE);
                 assertThat(message).as("error message of %s", what).isNotBlank().hasSizeLessThan(4096);
                 assertThat(message.chars())

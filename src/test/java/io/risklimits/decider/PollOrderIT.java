@@ -94,10 +94,10 @@ class PollOrderIT {
             assertThat(awaitDeadLetterClasses(4))
                     .as("dead letters by original offset")
                     .isEqualTo(Map.of(
-                            produced.get(0).offset(), DeadLetterPublisher.INVALID_EVENT,
-                            produced.get(1).offset(), DeadLetterPublisher.DEDUPE_CONFLICT,
-                            produced.get(2).offset(), DeadLetterPublisher.INVALID_EVENT,
-                            produced.get(4).offset(), DeadLetterPublisher.DEDUPE_CONFLICT));
+                            produced.get(0).offset(), DeadLetterPublisher.Kind.INVALID_EVENT.name(),
+                            produced.get(1).offset(), DeadLetterPublisher.Kind.DEDUPE_CONFLICT.name(),
+                            produced.get(2).offset(), DeadLetterPublisher.Kind.INVALID_EVENT.name(),
+                            produced.get(4).offset(), DeadLetterPublisher.Kind.DEDUPE_CONFLICT.name()));
             assertThat(storedDecisions())
                     .isEqualTo(Map.of(
                             x.toString(), "INVALID",
@@ -131,7 +131,7 @@ class PollOrderIT {
                     .isEqualTo("INVALID");
             assertThat(errorFields(answer)).containsExactly("occurred_at");
             assertThat(awaitDeadLetterClasses(1))
-                    .isEqualTo(Map.of(produced.get(0).offset(), DeadLetterPublisher.INVALID_EVENT));
+                    .isEqualTo(Map.of(produced.get(0).offset(), DeadLetterPublisher.Kind.INVALID_EVENT.name()));
             assertThat(storedDecisions()).isEqualTo(Map.of(dedupeId.toString(), "INVALID"));
             assertThat(MovingClockReader.READS.get())
                     .as("readings of the clock")

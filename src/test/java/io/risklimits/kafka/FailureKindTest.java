@@ -1,4 +1,4 @@
-package io.risklimits.shared;
+package io.risklimits.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

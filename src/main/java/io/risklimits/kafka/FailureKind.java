@@ -1,4 +1,4 @@
-package io.risklimits.shared;
+package io.risklimits.kafka;
 
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
