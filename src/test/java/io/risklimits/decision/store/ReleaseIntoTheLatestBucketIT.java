@@ -74,15 +74,11 @@ class ReleaseIntoTheLatestBucketIT {
     private final SummedUsage summed = new SummedUsage(databaseClock.dataSource());
     private final BatchDecisionStore store =
             TestStores.batchDecisionStore(databaseClock.dataSource(), databaseClock.clock());
-    private final TestKeys ownKeys = new TestKeys();
+    private final TestKeys ownKeys = databaseClock.keys();
 
     @AfterEach
     void deleteTheKeysRowsAndTheClock() {
-        try {
-            ownKeys.deleteTheirRows(db);
-        } finally {
-            databaseClock.close();
-        }
+        databaseClock.close();
     }
 
     static Stream<Arguments> newWindowsWithAndWithoutACalendarLimit() {

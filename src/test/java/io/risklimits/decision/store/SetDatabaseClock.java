@@ -36,6 +36,7 @@ final class SetDatabaseClock implements AutoCloseable {
     private final String schema = "set_clock_" + UUID.randomUUID().toString().replace("-", "");
     private final SingleConnectionDataSource dataSource;
     private final JdbcTemplate db;
+    private final TestKeys keys = new TestKeys();
     private volatile Instant now;
 
     SetDatabaseClock(Instant start) {
@@ -80,9 +81,15 @@ final class SetDatabaseClock implements AutoCloseable {
         };
     }
 
+    /** Business keys of the test's own, whose rows {@link #close} deletes before the clock goes. */
+    TestKeys keys() {
+        return keys;
+    }
+
     @Override
     public void close() {
         try {
+            keys.deleteTheirRows(db);
             db.execute("DROP SCHEMA " + schema + " CASCADE");
         } finally {
             dataSource.destroy();

@@ -37,15 +37,11 @@ class UsagePastTheLongRangeIT {
     private final JdbcTemplate db = new JdbcTemplate(databaseClock.dataSource());
     private final BatchDecisionStore store =
             TestStores.batchDecisionStore(databaseClock.dataSource(), databaseClock.clock());
-    private final TestKeys ownKeys = new TestKeys();
+    private final TestKeys ownKeys = databaseClock.keys();
 
     @AfterEach
     void deleteTheKeysRowsAndTheClock() {
-        try {
-            ownKeys.deleteTheirRows(db);
-        } finally {
-            databaseClock.close();
-        }
+        databaseClock.close();
     }
 
     @Test
