@@ -24,7 +24,7 @@ import net.jqwik.api.constraints.IntRange;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Properties of the reader over random and hostile input (issue #5): a valid event is read back
+ * Properties of the reader over random and hostile input: a valid event is read back
  * field for field; an event with one field broken is INVALID naming that field (or unreadable,
  * a dead letter) and never valid; arbitrary bytes and deep nesting never throw; and no problem or
  * error message carries a control character into a log line or a header. Tries are bounded so the

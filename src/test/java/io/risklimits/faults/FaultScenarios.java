@@ -15,7 +15,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 
-/** The scenarios of issue #5, each injecting its faults while a scenario's events flow. */
+/** The fault suite's scenarios, each injecting its faults while a scenario's events flow. */
 final class FaultScenarios {
 
     private static final Duration SETTLE = Duration.ofSeconds(3);
