@@ -45,10 +45,10 @@ CREATE TABLE risk_hourly_agg (
     running_count  bigint    NOT NULL DEFAULT 0,
     amount_before  numeric   GENERATED ALWAYS AS (running_amount - sum_amount) STORED,
     count_before   bigint    GENERATED ALWAYS AS (running_count - tx_count) STORED,
-    -- how often the key's history up to this bucket was written after the fact (a release into an
-    -- earlier hour, or a write into an hour before the key's latest): a new bucket starts from its
-    -- predecessor's count, and a write into an earlier hour adds 1 to every later bucket. The decider's
-    -- remembered window starts of a key stay valid while its latest bucket's count is unchanged.
+    -- how often the key's history up to this bucket was written after the fact: a new bucket starts from
+    -- its predecessor's count; a release adds 1 to its own bucket and every later one; any other write into
+    -- an earlier hour adds 1 to every later bucket, and a write through the triggers also to its own (V4).
+    -- The decider's remembered window starts of a key stay valid while its latest bucket's count is unchanged.
     rewrites       bigint    NOT NULL DEFAULT 0,
     PRIMARY KEY (entity_id, channel_code, direction_code, bucket_ts) INCLUDE (amount_before, count_before)
 ) WITH (fillfactor = 85);
@@ -194,8 +194,8 @@ CREATE TABLE risk_keyless_request_log (
 );
 
 -- Limits per scope and window; for each window the most specific matching row wins. Shadow rows are a
--- second set evaluated beside the enforced one (the most specific shadow row, else the enforced row),
--- reported with each decision and never enforced.
+-- second set evaluated beside the enforced one (the set limits promote would leave: a shadow row replaces
+-- the enforced row of its specificity), reported with each decision and never enforced.
 CREATE TABLE risk_limit (
     id          bigint      GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     channel     text        NOT NULL CHECK (channel = '*' OR channel ~ '^[A-Z0-9_]{1,32}$'),

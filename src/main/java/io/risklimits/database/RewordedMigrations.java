@@ -41,7 +41,7 @@ class RewordedMigrations implements Callback {
 
     // version, checksum of the earlier text (in the repository's history), checksum of the current text
     static final List<Reworded> REWORDED = List.of(
-            new Reworded("1", -7603423, 334925031),
+            new Reworded("1", -7603423, -11468431),
             new Reworded("2", 1152016322, 215626450),
             new Reworded("3", 1255054436, 224106668));
 

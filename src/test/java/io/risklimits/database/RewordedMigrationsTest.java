@@ -30,21 +30,42 @@ class RewordedMigrationsTest {
     /** Per version, the lines (numbered from 1) as the earlier text had them. */
     private static final Map<String, Map<Integer, String>> EARLIER_LINES = Map.of(
             "1",
-            Map.of(
-                    2,
-                    "-- with their seeded defaults, and the functions that lock business keys and begin a batched"
-                            + " decision.",
-                    3,
-                    "-- Table and column names of the seed design are kept so operators can query them.",
-                    5,
-                    "-- 64-bit hash of the business key, seeded with this product's namespace. It is the advisory"
-                            + " lock",
-                    116,
-                    "-- The triggers keep the running totals right for every writer that does not write them itself"
-                            + " (the",
-                    117,
-                    "-- per-event mode, operators, bulk loads). A transaction whose statements maintain the totals"
-                            + " says so"),
+            Map.ofEntries(
+                    Map.entry(
+                            2,
+                            "-- with their seeded defaults, and the functions that lock business keys and begin a batched"
+                                    + " decision."),
+                    Map.entry(3, "-- Table and column names of the seed design are kept so operators can query them."),
+                    Map.entry(
+                            5,
+                            "-- 64-bit hash of the business key, seeded with this product's namespace. It is the advisory"
+                                    + " lock"),
+                    Map.entry(
+                            48,
+                            "    -- how often the key's history up to this bucket was written after the fact (a release into an"),
+                    Map.entry(
+                            49,
+                            "    -- earlier hour, or a write into an hour before the key's latest): a new bucket starts from its"),
+                    Map.entry(
+                            50,
+                            "    -- predecessor's count, and a write into an earlier hour adds 1 to every later bucket. The"
+                                    + " decider's"),
+                    Map.entry(
+                            51,
+                            "    -- remembered window starts of a key stay valid while its latest bucket's count is unchanged."),
+                    Map.entry(
+                            197,
+                            "-- second set evaluated beside the enforced one (the most specific shadow row, else the enforced"
+                                    + " row),"),
+                    Map.entry(198, "-- reported with each decision and never enforced."),
+                    Map.entry(
+                            116,
+                            "-- The triggers keep the running totals right for every writer that does not write them itself"
+                                    + " (the"),
+                    Map.entry(
+                            117,
+                            "-- per-event mode, operators, bulk loads). A transaction whose statements maintain the totals"
+                                    + " says so")),
             "2",
             Map.of(
                     2,
@@ -67,10 +88,10 @@ class RewordedMigrationsTest {
         List<String> lines = new ArrayList<>(currentLines(reworded.version()));
         EARLIER_LINES.get(reworded.version()).forEach((number, earlier) -> {
             String current = lines.get(number - 1);
-            assertThat(current)
+            assertThat(current.strip())
                     .as("V%s line %d now", reworded.version(), number)
                     .startsWith("--");
-            assertThat(earlier)
+            assertThat(earlier.strip())
                     .as("V%s line %d before", reworded.version(), number)
                     .startsWith("--");
             lines.set(number - 1, earlier);
