@@ -15,12 +15,12 @@ import java.util.Optional;
  *
  * @param quick whether the quick run's defaults apply
  * @param events events of the service's first throughput phase, before its rate is known (and of its
- *     warm-up rounds); every later phase is sized from the rate last measured (see phaseSeconds)
+ *     warm-up rounds); every later phase is sized from the rates measured (see phaseSeconds)
  * @param baselineEvents the same for the baseline, which decides an order of magnitude fewer per second
  * @param phaseSeconds the least a measured phase lasts (throughput, ceiling, latency): a throughput or
- *     ceiling phase gets the events its rate decides in a fifth longer than this, from the rate last
- *     measured for its scenario and mode; one that still ends sooner is not counted and runs again,
- *     sized from its own rate
+ *     ceiling phase gets the events its rate decides in a quarter longer than this, at the highest rate
+ *     measured so far for its scenario and mode; one that still ends sooner is not counted and runs
+ *     again, sized from its own rate
  * @param throughputRepeats rounds: throughput measurements per mode and scenario, the same stream each
  *     time after the same reset; the median is the result, and the spread across rounds is reported
  *     beside it (on two cores one measurement can differ from the next by a fifth or more)
