@@ -11,6 +11,7 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.springframework.dao.DataAccessException;
@@ -82,6 +83,7 @@ final class BenchmarkDatabase {
     private final DataSource dataSource;
     private final JdbcTemplate jdbc;
     private final Instant loadHour = Instant.now().truncatedTo(ChronoUnit.HOURS);
+    private OptionalLong postmaster;
 
     BenchmarkDatabase(DataSource dataSource) {
         this.dataSource = dataSource;
@@ -246,6 +248,45 @@ final class BenchmarkDatabase {
                     records - earlier.records, fullPageImages - earlier.fullPageImages, (bytes - earlier.bytes) / 1e6);
         }
     }
+
+    /** The pid of the server's postmaster (the parent of a session's backend), if /proc shows it. */
+    synchronized OptionalLong postmasterPid() {
+        if (postmaster == null) {
+            Long backend = jdbc.queryForObject("SELECT pg_backend_pid()::bigint", Long.class);
+            postmaster = backend == null ? OptionalLong.empty() : ProcessCpu.parentOf(backend);
+        }
+        return postmaster;
+    }
+
+    /**
+     * What the server has done since it started, in the units a decision's cost is counted in: the WAL
+     * position (pg_current_wal_lsn), the full-page images written to the WAL (pg_stat_wal, PostgreSQL 14
+     * and later; -1 before) and the index scans begun on the indexes of the buckets and of the request
+     * log (pg_stat_user_indexes.idx_scan: every scan a statement starts, one per probe of a nested loop).
+     * The statistics are reported by each session when it goes idle, at most once a second
+     * (PGSTAT_MIN_INTERVAL), so a reading taken at least that long after the work it counts is complete.
+     */
+    ServerCounters serverCounters() {
+        return jdbc.queryForObject(
+                """
+                SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint AS wal_position,
+                       (SELECT coalesce(sum(idx_scan), 0) FROM pg_stat_user_indexes
+                        WHERE relname IN ('risk_hourly_agg', 'risk_request_log'))::bigint AS index_scans
+                """,
+                (rs, row) ->
+                        new ServerCounters(rs.getLong("wal_position"), fullPageImages(), rs.getLong("index_scans")));
+    }
+
+    private long fullPageImages() {
+        try {
+            Long images = jdbc.queryForObject("SELECT wal_fpi FROM pg_stat_wal", Long.class);
+            return images == null ? -1 : images;
+        } catch (DataAccessException olderThan14) {
+            return -1;
+        }
+    }
+
+    record ServerCounters(long walPosition, long fullPageImages, long indexScans) {}
 
     /**
      * The key set's buckets in a few sums: two phases that find the same start from the same history

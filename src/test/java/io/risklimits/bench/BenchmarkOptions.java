@@ -9,16 +9,21 @@ import java.util.Optional;
 /**
  * What one benchmark run does, from -Dbench.* system properties (Maven passes -D options on to the
  * forked test JVM). Two sets of defaults: the full run, the result of record (about 25 minutes on two
- * cores), and the quick run ({@code -Dbench.quick=true}), sized to finish within 10 minutes with the
- * Maven build, to be run for every change. An explicit -Dbench.* option overrides either.
+ * cores), and the quick run ({@code -Dbench.quick=true}), fewer keys and less history but phases as
+ * long, sized to finish within 12 minutes with the Maven build on an idle machine, to be run for every
+ * change. An explicit -Dbench.* option overrides either.
  *
  * @param quick whether the quick run's defaults apply
- * @param events events per throughput measurement of the service and of the database's ceiling
- * @param baselineEvents events per throughput measurement of the baseline, which decides an order of
- *     magnitude fewer per second: its rate settles within a few thousand
- * @param throughputRepeats throughput measurements per mode and scenario, the same stream each time
- *     after the same reset; the median is the result (on two cores one measurement can differ from
- *     the next by a fifth or more)
+ * @param events events of the service's first throughput phase, before its rate is known (and of its
+ *     warm-up rounds); every later phase is sized from the rates measured (see phaseSeconds)
+ * @param baselineEvents the same for the baseline, which decides an order of magnitude fewer per second
+ * @param phaseSeconds the least a measured phase lasts (throughput, ceiling, latency): a throughput or
+ *     ceiling phase gets the events its rate decides in a quarter longer than this, at the highest rate
+ *     measured so far for its scenario and mode; one that still ends sooner is not counted and runs
+ *     again, sized from its own rate
+ * @param throughputRepeats rounds: throughput measurements per mode and scenario, the same stream each
+ *     time after the same reset; the median is the result, and the spread across rounds is reported
+ *     beside it (on two cores one measurement can differ from the next by a fifth or more)
  * @param keys business keys per key set; the hot-key scenario puts half its events on one of them
  * @param oldDecisionsPerKey decisions past retention written and deleted per key before the runs, so
  *     that the request log has the free space of a log at its steady size (0: a young log, which grows);
@@ -45,6 +50,7 @@ record BenchmarkOptions(
         boolean quick,
         int events,
         int baselineEvents,
+        Duration phaseSeconds,
         int throughputRepeats,
         int keys,
         int oldDecisionsPerKey,
@@ -67,11 +73,13 @@ record BenchmarkOptions(
     static BenchmarkOptions fromSystemProperties() {
         boolean quick = Boolean.getBoolean("bench.quick");
         int events = Integer.getInteger("bench.events", quick ? 20_000 : 60_000);
+        Duration phase = Duration.ofSeconds(Math.max(1, Long.getLong("bench.phase-seconds", 5)));
         return new BenchmarkOptions(
                 quick,
                 events,
                 Integer.getInteger("bench.baseline-events", quick ? 3_000 : Math.min(events, 15_000)),
-                Math.max(1, Integer.getInteger("bench.throughput-repeats", quick ? 2 : 3)),
+                phase,
+                Math.max(1, Integer.getInteger("bench.throughput-repeats", 3)),
                 Integer.getInteger("bench.keys", quick ? 2_000 : 10_000),
                 Integer.getInteger("bench.old-decisions-per-key", quick ? 100 : 300),
                 list(System.getProperty("bench.modes", "per-event,batched")),
@@ -80,7 +88,8 @@ record BenchmarkOptions(
                 Integer.getInteger("bench.partitions", 12),
                 Double.parseDouble(System.getProperty("bench.latency-load-share", "0.5")),
                 Optional.ofNullable(System.getProperty("bench.latency-rate")).map(Double::parseDouble),
-                Duration.ofSeconds(Long.getLong("bench.latency-seconds", quick ? 8 : 20)),
+                // a measured phase, as long as any other at least
+                max(phase, Duration.ofSeconds(Long.getLong("bench.latency-seconds", quick ? 6 : 20))),
                 Duration.ofSeconds(Long.getLong("bench.latency-settle-seconds", quick ? 3 : 5)),
                 Duration.ofSeconds(Long.getLong("bench.warm-up-seconds", quick ? 15 : 45)),
                 System.getProperty("bench.synchronous-commit", "on"),
@@ -90,6 +99,10 @@ record BenchmarkOptions(
                 Path.of(System.getProperty("bench.summary", "target/benchmark/summary.json")),
                 Path.of(System.getProperty(
                         "bench.chart", quick ? "target/benchmark/benchmark.svg" : "docs/benchmark.svg")));
+    }
+
+    private static Duration max(Duration one, Duration other) {
+        return one.compareTo(other) >= 0 ? one : other;
     }
 
     private static List<String> list(String commaSeparated) {

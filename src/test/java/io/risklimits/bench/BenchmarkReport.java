@@ -155,6 +155,16 @@ record BenchmarkReport(
                     100 * run.throughput().approvedShare(),
                     cpuColumn(run.throughput().cpuPerThousandDecisions())));
         }
+        for (RunResult run : runs) {
+            text.append(String.format(
+                    "cost per decision, %s %s: %s%n",
+                    run.scenario(), run.mode(), run.throughput().cost()));
+            if (run.ceiling() != null) {
+                text.append(String.format(
+                        "cost per decision, %s %s: %s%n",
+                        run.scenario(), DecisionBenchmark.CEILING, run.ceiling().cost()));
+            }
+        }
         for (CeilingRatio ratio : ceilingRatios) {
             text.append(String.format(
                     "%s end to end / the database's ceiling, %s: %.2f%n",

@@ -7,12 +7,15 @@ import io.risklimits.decision.TransactionEventReader;
 import io.risklimits.decision.Verdict;
 import io.risklimits.decision.store.BatchDecisionStore;
 import io.risklimits.limits.LimitCatalog;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.utils.Utils;
 
@@ -27,6 +30,8 @@ import org.apache.kafka.common.utils.Utils;
  * callers meet on the same keys no more than the consumers do.
  */
 final class DatabaseCeiling {
+
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private final ServiceUnderTest service;
     private final int partitions;
@@ -75,8 +80,11 @@ final class DatabaseCeiling {
         return chunks;
     }
 
-    /** What the callers decided, and in how long: from the moment they start to the last commit. */
-    record Decided(int decisions, int approved, long elapsedNanos) {
+    /**
+     * What the callers decided, and in how long: from the moment they start to the last commit; with the
+     * CPU time the callers' threads took meanwhile.
+     */
+    record Decided(int decisions, int approved, long elapsedNanos, long callersCpuNanos) {
 
         double decisionsPerSecond() {
             return decisions * 1e9 / elapsedNanos;
@@ -93,6 +101,7 @@ final class DatabaseCeiling {
         AtomicInteger decisions = new AtomicInteger();
         AtomicInteger approved = new AtomicInteger();
         AtomicReference<Throwable> failure = new AtomicReference<>();
+        AtomicLong callersCpuNanos = new AtomicLong();
         List<Thread> threads = new ArrayList<>();
         for (int caller = 0; caller < callers; caller++) {
             List<List<TransactionEvent>> batches = prepared.batchesByCaller().get(caller);
@@ -101,6 +110,7 @@ final class DatabaseCeiling {
                         ready.countDown();
                         try {
                             start.await();
+                            long cpuBefore = THREADS.getCurrentThreadCpuTime();
                             for (List<TransactionEvent> batch : batches) {
                                 List<Decision> decided = store.decideAll(batch, limits::limitsFor);
                                 decisions.addAndGet(decided.size());
@@ -108,6 +118,7 @@ final class DatabaseCeiling {
                                         .filter(decision -> decision.verdict() == Verdict.APPROVED)
                                         .count());
                             }
+                            callersCpuNanos.addAndGet(THREADS.getCurrentThreadCpuTime() - cpuBefore);
                         } catch (Throwable failed) {
                             failure.compareAndSet(null, failed);
                         }
@@ -128,7 +139,7 @@ final class DatabaseCeiling {
             throw new IllegalStateException(
                     "the ceiling decided " + decisions.get() + " of " + prepared.events() + " events");
         }
-        return new Decided(decisions.get(), approved.get(), elapsedNanos);
+        return new Decided(decisions.get(), approved.get(), elapsedNanos, callersCpuNanos.get());
     }
 
     private static void awaitQuietly(CountDownLatch latch) {

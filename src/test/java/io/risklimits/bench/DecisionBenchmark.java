@@ -13,8 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.IntFunction;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
@@ -80,6 +82,10 @@ class DecisionBenchmark {
                 // the JVM runs the service too: its code is compiled hot before anything is measured
                 int events = mode.equals(BATCHED) ? options.events() : options.baselineEvents();
                 runner.warmUp(service, warmupKeys, Math.max(1_000, events / 5));
+                service.noteDeciderThreads();
+                System.out.printf(
+                        "Benchmark: %s decider threads: %d (consumers, publisher, heartbeat)%n",
+                        mode, service.deciderThreadCount());
                 resetAfter(warmupKeys);
             }
             Map<BenchmarkKeys, String> history = new HashMap<>();
@@ -94,25 +100,35 @@ class DecisionBenchmark {
             // by the database's ceiling on the same events: the ratios that matter are between phases
             // seconds apart, which the machine's drift over minutes does not reach.
             Map<Phases, List<RunResult.Throughput>> measured = new HashMap<>();
+            PhaseSizes sizes = new PhaseSizes(options);
             for (int round = 1; round <= options.throughputRepeats(); round++) {
                 for (ServiceUnderTest service : services.all()) {
                     for (Scenario scenario : scenarios) {
                         BenchmarkKeys keys = keysByHistoryDays.get(scenario.historyDays());
                         boolean batched = service.mode().equals(BATCHED);
-                        if (batched) {
-                            checkHistory(keys, history, scenario.name() + " end to end");
-                        }
-                        int events = batched ? options.events() : options.baselineEvents();
-                        RunResult.Throughput endToEnd = runner.throughputPhase(scenario, service, keys, events);
+                        String endToEndName = scenario.name() + " " + service.mode() + " end to end";
+                        RunResult.Throughput endToEnd = sizes.timed(scenario, service.mode(), endToEndName, events -> {
+                            if (batched) {
+                                checkHistory(keys, history, scenario.name() + " end to end");
+                            }
+                            RunResult.Throughput phase = runner.throughputPhase(scenario, service, keys, events);
+                            resetAfter(keys);
+                            return phase;
+                        });
                         measured.computeIfAbsent(new Phases(scenario, service.mode()), phases -> new ArrayList<>())
                                 .add(endToEnd);
-                        resetAfter(keys);
                         if (batched) {
-                            checkHistory(keys, history, scenario.name() + " ceiling");
                             int batchSize = (int) Math.max(1, Math.round(endToEnd.eventsPerTransaction()));
+                            RunResult.Throughput ceiling =
+                                    sizes.timed(scenario, CEILING, scenario.name() + " ceiling", events -> {
+                                        checkHistory(keys, history, scenario.name() + " ceiling");
+                                        RunResult.Throughput phase =
+                                                runner.ceilingPhase(scenario, service, keys, events, batchSize);
+                                        resetAfter(keys);
+                                        return phase;
+                                    });
                             measured.computeIfAbsent(new Phases(scenario, CEILING), phases -> new ArrayList<>())
-                                    .add(runner.ceilingPhase(scenario, service, keys, events, batchSize));
-                            resetAfter(keys);
+                                    .add(ceiling);
                         }
                     }
                 }
@@ -240,6 +256,7 @@ class DecisionBenchmark {
         settings.put("quick", options.quick());
         settings.put("events", options.events());
         settings.put("baseline_events", options.baselineEvents());
+        settings.put("phase_seconds", options.phaseSeconds().toSeconds());
         settings.put("throughput_repeats", options.throughputRepeats());
         settings.put("keys", options.keys());
         settings.put("old_decisions_per_key", options.oldDecisionsPerKey());
@@ -261,8 +278,8 @@ class DecisionBenchmark {
         ResultsWriter.write(report, options.resultsFile());
         ResultsWriter.write(BenchmarkSummary.of(report, options.modes().get(0), BATCHED), options.summaryFile());
         String subtitle = String.format(
-                "%d events per run, %d keys, concurrency %d, %d partitions; %d cores, %s",
-                options.events(),
+                "phases of %d s or more, %d keys, concurrency %d, %d partitions; %d cores, %s",
+                options.phaseSeconds().toSeconds(),
                 options.keys(),
                 options.concurrency(),
                 options.partitions(),
@@ -276,6 +293,72 @@ class DecisionBenchmark {
 
     /** The throughput phases of one mode in one scenario. */
     private record Phases(Scenario scenario, String mode) {}
+
+    /**
+     * How many events a throughput or ceiling phase gets so that it lasts at least the phase time:
+     * those its rate decides in a quarter longer, at the highest rate measured so far for the same
+     * scenario and mode, else for the same mode in another scenario, else (a mode's first phase) the
+     * configured count. The highest, because rates rise from the first round to the next as the
+     * machine and the caches settle. A phase that still ends sooner is not counted: it was the
+     * calibration, and the phase runs again sized from its rate.
+     */
+    private static final class PhaseSizes {
+
+        private static final double MARGIN = 1.25;
+        private static final int ATTEMPTS = 3;
+        private static final int MAX_EVENTS = 2_000_000;
+
+        private final BenchmarkOptions options;
+        private final Map<String, Double> rateByPhase = new HashMap<>();
+        private final Map<String, Double> rateByMode = new HashMap<>();
+
+        PhaseSizes(BenchmarkOptions options) {
+            this.options = options;
+        }
+
+        RunResult.Throughput timed(
+                Scenario scenario, String mode, String name, IntFunction<RunResult.Throughput> phase) {
+            String key = scenario.name() + " " + mode;
+            double seconds = options.phaseSeconds().toMillis() / 1000.0;
+            for (int attempt = 1; ; attempt++) {
+                Double rate = rateByPhase.getOrDefault(key, rateByMode.get(mode));
+                int events = rate == null
+                        ? firstEvents(mode)
+                        : (int) Math.min(MAX_EVENTS, Math.max(1, Math.ceil(rate * seconds * MARGIN)));
+                RunResult.Throughput measured = phase.apply(events);
+                rateByPhase.merge(key, measured.decisionsPerSecond(), Math::max);
+                rateByMode.merge(mode, measured.decisionsPerSecond(), Math::max);
+                if (measured.seconds() >= seconds) {
+                    return measured;
+                }
+                if (attempt == ATTEMPTS) {
+                    System.out.printf(
+                            "Benchmark: %s lasted %.2f s, under the %.0f s of a measured phase, %d times: counted%n",
+                            name, measured.seconds(), seconds, attempt);
+                    return measured;
+                }
+                System.out.printf(
+                        "Benchmark: %s lasted %.2f s (%d events), under the %.0f s of a measured phase: not counted,"
+                                + " run again sized from its rate%n",
+                        name, measured.seconds(), events, seconds);
+            }
+        }
+
+        private int firstEvents(String mode) {
+            return switch (mode) {
+                case BATCHED -> options.events();
+                // the ceiling's first phase: the service's own rate is known by then, and the ceiling is faster
+                case CEILING ->
+                    (int) Math.min(
+                            MAX_EVENTS,
+                            Math.ceil(rateByMode.getOrDefault(BATCHED, (double) options.events())
+                                    * 1.5
+                                    * options.phaseSeconds().toSeconds()
+                                    * MARGIN));
+                default -> options.baselineEvents();
+            };
+        }
+    }
 
     /** The services of all modes, closed together. */
     private static final class ServicesUnderTest implements AutoCloseable {
@@ -332,7 +415,11 @@ class DecisionBenchmark {
             boolean statementStats = database.resetStatementStats();
             PhaseWatch watch = PhaseWatch.start(service, database);
             DatabaseCeiling.Decided decided = ceiling.decide(prepared);
+            long endedNanos = System.nanoTime();
             Optional<ProcessCpu.Cost> cpu = watch.printSince("ceiling phase", service, decided.decisions());
+            DecisionCost cost = watch.costSince(
+                    service, decided.decisions(), OptionalLong.of(decided.callersCpuNanos()), endedNanos);
+            System.out.println("Benchmark: cost per decision in the ceiling phase: " + cost);
             if (statementStats) {
                 printStatements(scenario.name() + " ceiling phase");
             }
@@ -352,7 +439,8 @@ class DecisionBenchmark {
                     decided.decisionsPerSecond(),
                     (double) decided.approved() / decided.decisions(),
                     watch.eventsPerTransaction(service),
-                    cpu.orElse(null));
+                    cpu.orElse(null),
+                    cost);
         }
 
         /**
@@ -397,7 +485,9 @@ class DecisionBenchmark {
                     throughput,
                     latency,
                     settling.orElse(null),
-                    ceilings.isEmpty() ? null : median(ceilings));
+                    ceilings.isEmpty() ? null : median(ceilings),
+                    List.copyOf(measured),
+                    List.copyOf(ceilings));
         }
 
         /**
@@ -452,7 +542,10 @@ class DecisionBenchmark {
             System.out.println("  " + database.bucketUpdates());
         }
 
-        /** The phase of median decisions per second, with the median CPU per decision of all the phases. */
+        /**
+         * The phase of median decisions per second, with the median CPU per decision and the median of
+         * each cost figure of all the phases.
+         */
         private static RunResult.Throughput median(List<RunResult.Throughput> measured) {
             List<ProcessCpu.Cost> costs = measured.stream()
                     .map(RunResult.Throughput::cpuPerThousandDecisions)
@@ -463,7 +556,9 @@ class DecisionBenchmark {
                     : new ProcessCpu.Cost(
                             middle(costs, ProcessCpu.Cost::postgresMillis).postgresMillis(),
                             middle(costs, ProcessCpu.Cost::jvmMillis).jvmMillis());
-            return middle(measured, RunResult.Throughput::decisionsPerSecond).withCpu(cpu);
+            DecisionCost cost = DecisionCost.median(
+                    measured.stream().map(RunResult.Throughput::cost).toList());
+            return middle(measured, RunResult.Throughput::decisionsPerSecond).withMedians(cpu, cost);
         }
 
         private static <T> T middle(List<T> values, ToDoubleFunction<T> by) {
@@ -521,7 +616,10 @@ class DecisionBenchmark {
                 Set<String> produced,
                 long resumedMillis) {
             kafka.awaitRecords(service.topics().decisions(), start, produced.size(), options.phaseTimeout());
+            long endedNanos = System.nanoTime();
             Optional<ProcessCpu.Cost> cpu = watch.printSince("throughput phase", service, produced.size());
+            DecisionCost cost = watch.costSince(service, produced.size(), OptionalLong.empty(), endedNanos);
+            System.out.println("Benchmark: cost per decision in the throughput phase: " + cost);
             double eventsPerTransaction = watch.eventsPerTransaction(service);
             Collection<DecisionLog.Appended> decided =
                     decisions.read(start, produced, options.phaseTimeout()).values();
@@ -542,7 +640,8 @@ class DecisionBenchmark {
                     count * 1000.0 / Math.max(1, last - resumedMillis),
                     approvedShare(decided),
                     eventsPerTransaction,
-                    cpu.orElse(null));
+                    cpu.orElse(null),
+                    cost);
         }
 
         /** How steady the rate was: warm-up, pauses and stragglers show here, not in the average. */

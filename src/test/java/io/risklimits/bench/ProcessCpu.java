@@ -5,6 +5,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.stream.Stream;
 
 /**
@@ -13,23 +14,26 @@ import java.util.stream.Stream;
  * stretch, the CPU time each decision needs much less, so this is the figure that says whether a cost
  * grows (with history, say) when decisions per second drift.
  *
- * <p>PostgreSQL's share is read from /proc/PID/stat of every process named {@code postgres} (the
- * benchmark's server is the only one): user and system time, and the time of children reaped, which
- * the postmaster keeps for backends and workers that have exited. Linux only.
+ * <p>PostgreSQL's share is read from /proc/PID/stat of the benchmark's server: its postmaster and the
+ * postmaster's children (backends, workers, checkpointer, WAL writer), user and system time, and the
+ * time of the children the postmaster has reaped (backends and workers that have exited). Other
+ * PostgreSQL servers on the same machine are not counted. Without the postmaster's pid (a server in
+ * a container), every process named {@code postgres} on the machine counts. Linux only.
  */
 record ProcessCpu(long postgresTicks, long jvmNanos) {
 
     // USER_HZ: the unit of /proc's CPU times, 100 on every Linux architecture the JVM runs on
     private static final double MILLIS_PER_TICK = 10;
 
-    static Optional<ProcessCpu> now() {
+    /** The CPU of the server whose postmaster has this pid (empty: of every postgres process) and of this JVM. */
+    static Optional<ProcessCpu> now(OptionalLong postmaster) {
         if (!(ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os)) {
             return Optional.empty();
         }
         try (Stream<Path> processes = Files.list(Path.of("/proc"))) {
             long ticks = processes
                     .filter(path -> path.getFileName().toString().chars().allMatch(Character::isDigit))
-                    .mapToLong(ProcessCpu::postgresTicksOf)
+                    .mapToLong(process -> postgresTicksOf(process, postmaster))
                     .sum();
             return Optional.of(new ProcessCpu(ticks, os.getProcessCpuTime()));
         } catch (IOException | RuntimeException unavailable) {
@@ -37,16 +41,33 @@ record ProcessCpu(long postgresTicks, long jvmNanos) {
         }
     }
 
-    /** utime + stime + cutime + cstime of a postgres process, 0 for any other or one gone meanwhile. */
-    private static long postgresTicksOf(Path process) {
+    /** The parent of a process (the postmaster of a backend), if it can be read. */
+    static OptionalLong parentOf(long pid) {
+        try {
+            String[] fields = fieldsAfterComm(Files.readString(Path.of("/proc", Long.toString(pid), "stat")));
+            return OptionalLong.of(Long.parseLong(fields[1]));
+        } catch (IOException | RuntimeException unreadable) {
+            return OptionalLong.empty();
+        }
+    }
+
+    /**
+     * utime + stime + cutime + cstime of a postgres process of the server (the postmaster or one of its
+     * children), 0 for any other or one gone meanwhile.
+     */
+    private static long postgresTicksOf(Path process, OptionalLong postmaster) {
         try {
             String stat = Files.readString(process.resolve("stat"));
-            // pid (comm) state ppid ...: comm may hold spaces, the fields after its ')' do not
-            int commEnd = stat.lastIndexOf(')');
-            if (!stat.substring(stat.indexOf('(') + 1, commEnd).equals("postgres")) {
+            if (!stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).equals("postgres")) {
                 return 0;
             }
-            String[] fields = stat.substring(commEnd + 2).split(" ");
+            String[] fields = fieldsAfterComm(stat);
+            long pid = Long.parseLong(process.getFileName().toString());
+            if (postmaster.isPresent()
+                    && pid != postmaster.getAsLong()
+                    && Long.parseLong(fields[1]) != postmaster.getAsLong()) {
+                return 0;
+            }
             // fields[0] is stat's field 3 (state); utime, stime, cutime, cstime are fields 14 to 17
             return Long.parseLong(fields[11])
                     + Long.parseLong(fields[12])
@@ -55,6 +76,16 @@ record ProcessCpu(long postgresTicks, long jvmNanos) {
         } catch (IOException | RuntimeException gone) {
             return 0;
         }
+    }
+
+    /** pid (comm) state ppid ...: comm may hold spaces, the fields after its ')' do not. */
+    private static String[] fieldsAfterComm(String stat) {
+        return stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    }
+
+    /** Microseconds of PostgreSQL's CPU per decision since that earlier reading. */
+    double postgresMicrosPerDecisionSince(ProcessCpu earlier, long decisions) {
+        return (postgresTicks - earlier.postgresTicks) * MILLIS_PER_TICK * 1000 / Math.max(1, decisions);
     }
 
     /** Milliseconds of CPU per 1,000 decisions since that earlier reading. */

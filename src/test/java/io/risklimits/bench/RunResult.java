@@ -1,5 +1,7 @@
 package io.risklimits.bench;
 
+import java.util.List;
+
 /**
  * What one mode did in one scenario.
  *
@@ -7,6 +9,8 @@ package io.risklimits.bench;
  * @param settlingLatency the same rate just before the latency phase, not the result (null if not run)
  * @param ceiling the database's ceiling in the same rounds: the production batched statements driven
  *     directly, no Kafka and no JSON (batched mode only; null otherwise)
+ * @param rounds the throughput phase of each round, in round order; {@code throughput} is their median
+ * @param ceilingRounds the ceiling's phase of each round, in round order (empty where no ceiling ran)
  */
 record RunResult(
         String scenario,
@@ -17,7 +21,9 @@ record RunResult(
         Throughput throughput,
         Latency latency,
         Latency settlingLatency,
-        Throughput ceiling) {
+        Throughput ceiling,
+        List<Throughput> rounds,
+        List<Throughput> ceilingRounds) {
 
     /**
      * Events produced while the (warm) service was paused, decided as fast as it can once resumed.
@@ -29,6 +35,7 @@ record RunResult(
      * @param eventsPerTransaction events the decider took per database transaction (1 for the baseline)
      * @param cpuPerThousandDecisions CPU time of PostgreSQL and of the benchmark's JVM per 1,000 decisions
      *     (null where it cannot be read); of several phases, the median of each
+     * @param cost what one decision cost; of several phases, the median of each figure
      */
     record Throughput(
             int decisions,
@@ -37,9 +44,10 @@ record RunResult(
             double fromResumeDecisionsPerSecond,
             double approvedShare,
             double eventsPerTransaction,
-            ProcessCpu.Cost cpuPerThousandDecisions) {
+            ProcessCpu.Cost cpuPerThousandDecisions,
+            DecisionCost cost) {
 
-        Throughput withCpu(ProcessCpu.Cost cpu) {
+        Throughput withMedians(ProcessCpu.Cost cpu, DecisionCost medianCost) {
             return new Throughput(
                     decisions,
                     decisionsPerSecond,
@@ -47,7 +55,12 @@ record RunResult(
                     fromResumeDecisionsPerSecond,
                     approvedShare,
                     eventsPerTransaction,
-                    cpu);
+                    cpu,
+                    medianCost);
+        }
+
+        double seconds() {
+            return firstToLastMillis / 1000.0;
         }
     }
 

@@ -3,6 +3,8 @@ package io.risklimits.bench;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.risklimits.decider.PerEventBaseline;
 import io.risklimits.support.RunningService;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -23,29 +25,82 @@ final class ServiceUnderTest implements AutoCloseable {
 
     private static final Duration PAUSE_TIMEOUT = Duration.ofSeconds(30);
 
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
     private final String mode;
     private final RunningService.Topics topics;
     private final RunningService service;
+    // threads of this JVM before the service started: the decider's threads are among the others
+    private final Set<Long> threadsBefore;
+    private volatile Set<Long> deciderThreads = Set.of();
 
-    private ServiceUnderTest(String mode, RunningService.Topics topics, RunningService service) {
+    private ServiceUnderTest(
+            String mode, RunningService.Topics topics, RunningService service, Set<Long> threadsBefore) {
         this.mode = mode;
         this.topics = topics;
         this.service = service;
+        this.threadsBefore = threadsBefore;
     }
 
     static ServiceUnderTest start(String mode, BenchmarkKafka kafka, Map<String, Object> overrides) {
         RunningService.Topics topics = RunningService.Topics.unique();
         kafka.createTopics(topics);
-        return new ServiceUnderTest(mode, topics, RunningService.start(topics, overrides, configurationOf(mode)));
+        Set<Long> threadsBefore = liveThreadIds();
+        return new ServiceUnderTest(
+                mode, topics, RunningService.start(topics, overrides, configurationOf(mode)), threadsBefore);
     }
 
-    /** per-event: one transaction per event, the baseline; batched: the production service as it is. */
+    /**
+     * per-event: one transaction per event, the baseline; batched: the production service as it is. Both
+     * with their round trips to the database counted.
+     */
     private static Class<?>[] configurationOf(String mode) {
         return switch (mode) {
-            case "per-event" -> new Class<?>[] {PerEventBaseline.class};
-            case "batched" -> new Class<?>[0];
+            case "per-event" -> new Class<?>[] {PerEventBaseline.class, RoundTripCounting.class};
+            case "batched" -> new Class<?>[] {RoundTripCounting.class};
             default -> throw new IllegalArgumentException("bench.modes takes per-event and batched, not " + mode);
         };
+    }
+
+    /**
+     * Notes the decider's threads: those started since this service began starting (the broker's and the
+     * load driver's were already there) that are its listener's consumer threads ({@code risk-decider-N-C-M}),
+     * its consumer group's heartbeat thread, or a producer's network thread (the service's publisher,
+     * whose producer starts with the first decision sent). Called once the service has sent decisions.
+     */
+    void noteDeciderThreads() {
+        deciderThreads = Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> !threadsBefore.contains(thread.getId()))
+                .filter(thread -> isDeciderThread(thread.getName()))
+                .map(Thread::getId)
+                .collect(Collectors.toUnmodifiableSet());
+    }
+
+    private boolean isDeciderThread(String name) {
+        return name.startsWith("risk-decider-")
+                || name.startsWith("kafka-producer-network-thread")
+                || name.contains(topics.groupId());
+    }
+
+    /** CPU nanoseconds the decider's threads have used so far (threads since gone no longer count). */
+    long deciderCpuNanos() {
+        return deciderThreads.stream()
+                .mapToLong(THREADS::getThreadCpuTime)
+                .filter(nanos -> nanos > 0)
+                .sum();
+    }
+
+    int deciderThreadCount() {
+        return deciderThreads.size();
+    }
+
+    /** Round trips the service has made to PostgreSQL since it started. */
+    long roundTrips() {
+        return service.bean(RoundTripCounting.RoundTrips.class).count();
+    }
+
+    private static Set<Long> liveThreadIds() {
+        return Thread.getAllStackTraces().keySet().stream().map(Thread::getId).collect(Collectors.toUnmodifiableSet());
     }
 
     String mode() {
