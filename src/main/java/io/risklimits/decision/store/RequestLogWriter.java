@@ -117,18 +117,8 @@ class RequestLogWriter {
         ColumnArrays<Decision> parameters = decidedTogether(decisions, batch)
                 .add("limits", decision -> DecisionJson.limits(decision.limits()), String[]::new)
                 .add("reverses", decision -> decision.fields().reverses(), UUID[]::new)
-                .add(
-                        "releasedAmounts",
-                        decision -> decision.released() == null
-                                ? null
-                                : decision.released().amount(),
-                        Long[]::new)
-                .add(
-                        "releasedCounts",
-                        decision -> decision.released() == null
-                                ? null
-                                : (int) decision.released().count(),
-                        Integer[]::new)
+                .add("releasedAmounts", RequestLogWriter::releasedAmount, Long[]::new)
+                .add("releasedCounts", RequestLogWriter::releasedCount, Integer[]::new)
                 .add("remainings", Decision::remaining, Long[]::new);
         trip.execute(INSERT_REVERSAL_DECISIONS, parameters.parameters());
     }
@@ -183,6 +173,14 @@ class RequestLogWriter {
     }
 
     // the shadow_decision and shadow_reason columns: null where no shadow limits applied
+    private static Long releasedAmount(Decision decision) {
+        return decision.released() == null ? null : decision.released().amount();
+    }
+
+    private static Integer releasedCount(Decision decision) {
+        return decision.released() == null ? null : (int) decision.released().count();
+    }
+
     private static String shadowDecision(Decision decision) {
         return decision.shadow() == null ? null : decision.shadow().verdict().name();
     }
