@@ -48,6 +48,28 @@ final class BenchmarkDatabase {
             WINDOW key_history AS (PARTITION BY entity_id, direction_code ORDER BY bucket_ts)
             """;
 
+    // A wide key set's history in one statement: per key WIDE_BUCKETS_PER_KEY buckets, SPACING hours apart,
+    // the latest 1 to SPACING hours before the load's hour (by the key's ordinal), amounts as above.
+    // The statement writes the running totals (a window sum per key) and counts its write as a rewrite,
+    // 1 on every bucket it writes: the triggers stand aside for it (risk.running_totals_written_by).
+    private static final String INSERT_WIDE_HISTORY = """
+            INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count,
+                                         running_amount, running_count, rewrites)
+            SELECT entity_id, ?, direction_code, bucket_ts, sum_amount, tx_count,
+                   sum(sum_amount) OVER key_history, sum(tx_count) OVER key_history, 1
+            FROM (SELECT business_key.entity_id, business_key.direction_code,
+                         ?::timestamp - make_interval(hours => age) AS bucket_ts,
+                         bucket.tx_count * (500 + (business_key.ordinal * 37 + age * 11) % 1500) AS sum_amount,
+                         bucket.tx_count
+                  FROM unnest(?::uuid[], ?::text[]) WITH ORDINALITY AS business_key(entity_id, direction_code, ordinal)
+                  CROSS JOIN LATERAL generate_series(0, ? - 1) AS earlier(buckets)
+                  CROSS JOIN LATERAL (SELECT (1 + business_key.ordinal % ?)::integer + earlier.buckets * ? AS age)
+                      AS bucket_age(age)
+                  CROSS JOIN LATERAL (SELECT (1 + (business_key.ordinal + age) % 3)::integer AS tx_count) AS bucket
+                 ) AS history
+            WINDOW key_history AS (PARTITION BY entity_id, direction_code ORDER BY bucket_ts)
+            """;
+
     // Everything the runs wrote: the buckets from the hour of the load on (history ends before it).
     private static final String DELETE_RUN_BUCKETS = """
             DELETE FROM risk_hourly_agg
@@ -171,6 +193,31 @@ final class BenchmarkDatabase {
     }
 
     /**
+     * A wide key set's sparse history (see {@link Scenario#wideKeys()}) in one set-based statement, the
+     * running totals and the rewrite computed in it; returns the rows written.
+     */
+    long loadWideHistory(BenchmarkKeys keys) {
+        try (Connection connection = dataSource.getConnection();
+                Statement standAside = connection.createStatement();
+                PreparedStatement insert = connection.prepareStatement(INSERT_WIDE_HISTORY)) {
+            connection.setAutoCommit(false);
+            standAside.execute("SELECT set_config('risk.running_totals_written_by', 'statement', true)");
+            insert.setString(1, BenchmarkKeys.CHANNEL);
+            insert.setObject(2, utc(loadHour));
+            setKeys(insert, 3, connection, keys, 0, keys.size());
+            insert.setInt(5, Scenario.WIDE_BUCKETS_PER_KEY);
+            insert.setInt(6, Scenario.WIDE_BUCKET_SPACING_HOURS);
+            insert.setInt(7, Scenario.WIDE_BUCKET_SPACING_HOURS);
+            long rows = insert.executeUpdate();
+            connection.commit();
+            connection.setAutoCommit(true);
+            return rows;
+        } catch (SQLException e) {
+            throw new IllegalStateException("Loading the wide key set's history failed", e);
+        }
+    }
+
+    /**
      * Writes decisions past retention and deletes them as the archiver would, so that the request log
      * has the free space of a log at its steady size, which the next VACUUM (settle()) records. Returns
      * the rows written.
@@ -271,10 +318,19 @@ final class BenchmarkDatabase {
                 """
                 SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint AS wal_position,
                        (SELECT coalesce(sum(idx_scan), 0) FROM pg_stat_user_indexes
-                        WHERE relname IN ('risk_hourly_agg', 'risk_request_log'))::bigint AS index_scans
+                        WHERE relname IN ('risk_hourly_agg', 'risk_request_log'))::bigint AS index_scans,
+                       statio.blocks_hit, statio.blocks_read
+                FROM (SELECT coalesce(sum(heap_blks_hit + coalesce(idx_blks_hit, 0)), 0)::bigint AS blocks_hit,
+                             coalesce(sum(heap_blks_read + coalesce(idx_blks_read, 0)), 0)::bigint AS blocks_read
+                      FROM pg_statio_user_tables
+                      WHERE relname IN ('risk_hourly_agg', 'risk_request_log')) AS statio
                 """,
-                (rs, row) ->
-                        new ServerCounters(rs.getLong("wal_position"), fullPageImages(), rs.getLong("index_scans")));
+                (rs, row) -> new ServerCounters(
+                        rs.getLong("wal_position"),
+                        fullPageImages(),
+                        rs.getLong("index_scans"),
+                        rs.getLong("blocks_hit"),
+                        rs.getLong("blocks_read")));
     }
 
     private long fullPageImages() {
@@ -286,7 +342,7 @@ final class BenchmarkDatabase {
         }
     }
 
-    record ServerCounters(long walPosition, long fullPageImages, long indexScans) {}
+    record ServerCounters(long walPosition, long fullPageImages, long indexScans, long blocksHit, long blocksRead) {}
 
     /**
      * The key set's buckets in a few sums: two phases that find the same start from the same history

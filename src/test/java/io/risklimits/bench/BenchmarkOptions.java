@@ -25,6 +25,8 @@ import java.util.Optional;
  *     time after the same reset; the median is the result, and the spread across rounds is reported
  *     beside it (on two cores one measurement can differ from the next by a fifth or more)
  * @param keys business keys per key set; the hot-key scenario puts half its events on one of them
+ * @param wideKeys business keys of the wide-keys scenario's key set, more than a decider remembers window
+ *     starts of (risk.decider.window-starts-cache-keys, 100,000 by default); quick and full alike
  * @param oldDecisionsPerKey decisions past retention written and deleted per key before the runs, so
  *     that the request log has the free space of a log at its steady size (0: a young log, which grows);
  *     a full run writes 3-4 million decisions, and 300 per key (two key sets of 10,000) free room for 6 million
@@ -53,6 +55,7 @@ record BenchmarkOptions(
         Duration phaseSeconds,
         int throughputRepeats,
         int keys,
+        int wideKeys,
         int oldDecisionsPerKey,
         List<String> modes,
         List<String> scenarios,
@@ -81,6 +84,7 @@ record BenchmarkOptions(
                 phase,
                 Math.max(1, Integer.getInteger("bench.throughput-repeats", 3)),
                 Integer.getInteger("bench.keys", quick ? 2_000 : 10_000),
+                Integer.getInteger("bench.wide-keys", 200_000),
                 Integer.getInteger("bench.old-decisions-per-key", quick ? 100 : 300),
                 list(System.getProperty("bench.modes", "per-event,batched")),
                 list(System.getProperty("bench.scenarios", String.join(",", Scenario.NAMES))),

@@ -18,8 +18,8 @@ import java.util.function.Function;
  */
 final class BenchmarkSummary {
 
-    private static final List<Scenario> ORDER =
-            List.of(Scenario.UNIFORM, Scenario.HOT_KEY, Scenario.SHALLOW_HISTORY, Scenario.REVERSAL_MIX);
+    private static final List<Scenario> ORDER = List.of(
+            Scenario.UNIFORM, Scenario.HOT_KEY, Scenario.SHALLOW_HISTORY, Scenario.REVERSAL_MIX, Scenario.WIDE_KEYS);
 
     private BenchmarkSummary() {}
 
@@ -87,6 +87,13 @@ final class BenchmarkSummary {
                                 rates(mixed.get().ceilingRounds()),
                                 rates(plain.get().ceilingRounds()))));
             }
+        }
+        Optional<RunResult> wide = find(report, Scenario.WIDE_KEYS, service);
+        if (plain.isPresent() && wide.isPresent()) {
+            ratios.put(
+                    "wide_keys_over_uniform_30d",
+                    spread(perRound(
+                            rates(wide.get().rounds()), rates(plain.get().rounds()))));
         }
         Optional<RunResult> shallow = find(report, Scenario.SHALLOW_HISTORY, service);
         if (plain.isPresent() && shallow.isPresent()) {

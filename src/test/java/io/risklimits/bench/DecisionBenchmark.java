@@ -66,9 +66,9 @@ class DecisionBenchmark {
         database.autovacuumRequestLogAsIfFull();
         List<Scenario> scenarios =
                 options.scenarios().stream().map(Scenario::named).toList();
-        Map<Integer, BenchmarkKeys> keysByHistoryDays = loadHistory(scenarios);
+        Map<String, BenchmarkKeys> keysBySet = loadHistory(scenarios);
         BenchmarkKeys warmupKeys = load(BenchmarkKeys.random(WARMUP_KEYS), 1);
-        writeAndDeleteOldDecisions(keysByHistoryDays.values());
+        writeAndDeleteOldDecisions(keysBySet.values());
         database.settle();
 
         List<RunResult> runs = new ArrayList<>();
@@ -89,11 +89,12 @@ class DecisionBenchmark {
                 resetAfter(warmupKeys);
             }
             Map<BenchmarkKeys, String> history = new HashMap<>();
-            keysByHistoryDays.values().forEach(keys -> history.put(keys, database.bucketsFingerprint(keys)));
+            keysBySet.values().forEach(keys -> history.put(keys, database.bucketsFingerprint(keys)));
+            // a wide key set's keys are first sights, as a card portfolio's mostly are: not primed
             services.batched()
-                    .ifPresent(service -> keysByHistoryDays
-                            .values()
-                            .forEach(keys -> primeWindowStarts(runner, service, keys, Scenario.UNIFORM)));
+                    .ifPresent(service -> keysBySet.entrySet().stream()
+                            .filter(set -> !set.getKey().equals(Scenario.WIDE_KEYS.keySet()))
+                            .forEach(set -> primeWindowStarts(runner, service, set.getValue(), Scenario.UNIFORM)));
             // rounds of one throughput phase per scenario and mode, so that a machine that slows down for
             // a while (a shared VM does) slows every scenario and mode alike rather than one of them.
             // Within a round one mode's scenarios run back to back, the service's each followed at once
@@ -104,7 +105,7 @@ class DecisionBenchmark {
             for (int round = 1; round <= options.throughputRepeats(); round++) {
                 for (ServiceUnderTest service : services.all()) {
                     for (Scenario scenario : scenarios) {
-                        BenchmarkKeys keys = keysByHistoryDays.get(scenario.historyDays());
+                        BenchmarkKeys keys = keysBySet.get(scenario.keySet());
                         boolean batched = service.mode().equals(BATCHED);
                         String endToEndName = scenario.name() + " " + service.mode() + " end to end";
                         RunResult.Throughput endToEnd = sizes.timed(scenario, service.mode(), endToEndName, events -> {
@@ -134,7 +135,7 @@ class DecisionBenchmark {
                 }
             }
             for (Scenario scenario : scenarios) {
-                BenchmarkKeys keys = keysByHistoryDays.get(scenario.historyDays());
+                BenchmarkKeys keys = keysBySet.get(scenario.keySet());
                 for (ServiceUnderTest service : services.all()) {
                     RunResult run = runner.latencyPhase(
                             scenario,
@@ -163,18 +164,34 @@ class DecisionBenchmark {
         report(runs, (System.nanoTime() - startedNanos) / 1e9);
     }
 
-    /** One key set per history depth, loaded once; runs share it and are reset in between. */
-    private Map<Integer, BenchmarkKeys> loadHistory(List<Scenario> scenarios) {
-        Map<Integer, BenchmarkKeys> keysByHistoryDays = new HashMap<>();
+    /**
+     * One key set per history depth, and the wide key set, each loaded once; runs share it and are reset
+     * in between.
+     */
+    private Map<String, BenchmarkKeys> loadHistory(List<Scenario> scenarios) {
+        Map<String, BenchmarkKeys> keysBySet = new HashMap<>();
         for (Scenario scenario : scenarios) {
-            keysByHistoryDays.computeIfAbsent(
-                    scenario.historyDays(), days -> load(BenchmarkKeys.random(options.keys()), days));
+            keysBySet.computeIfAbsent(
+                    scenario.keySet(),
+                    set -> scenario.wideKeys()
+                            ? loadWide(BenchmarkKeys.random(options.wideKeys()))
+                            : load(BenchmarkKeys.random(options.keys()), scenario.historyDays()));
             if (scenario.hasHotKey()) {
-                database.raiseLimitsOf(
-                        keysByHistoryDays.get(scenario.historyDays()).entityId(0));
+                database.raiseLimitsOf(keysBySet.get(scenario.keySet()).entityId(0));
             }
         }
-        return keysByHistoryDays;
+        return keysBySet;
+    }
+
+    private BenchmarkKeys loadWide(BenchmarkKeys keys) {
+        long startedNanos = System.nanoTime();
+        long rows = database.loadWideHistory(keys);
+        double seconds = (System.nanoTime() - startedNanos) / 1e9;
+        System.out.printf(
+                "Benchmark: wide key set of %d keys, %d buckets each over 30 days: %d buckets in %.1f s"
+                        + " (%.0f rows/s)%n",
+                keys.size(), Scenario.WIDE_BUCKETS_PER_KEY, rows, seconds, rows / seconds);
+        return keys;
     }
 
     private BenchmarkKeys load(BenchmarkKeys keys, int historyDays) {
@@ -200,7 +217,10 @@ class DecisionBenchmark {
         long startedNanos = System.nanoTime();
         long rows = 0;
         for (BenchmarkKeys keys : keySets) {
-            rows += database.writeAndDeleteOldDecisions(keys, options.oldDecisionsPerKey());
+            // a key set of many keys writes as many as one of bench.keys keys: the free space is the log's,
+            // not the keys'
+            int perKey = (int) Math.max(1, (long) options.oldDecisionsPerKey() * options.keys() / keys.size());
+            rows += database.writeAndDeleteOldDecisions(keys, Math.min(options.oldDecisionsPerKey(), perKey));
         }
         System.out.printf(
                 "Benchmark: request log at its steady size: %d decisions past retention written and deleted in %.1f s%n",
@@ -259,6 +279,7 @@ class DecisionBenchmark {
         settings.put("phase_seconds", options.phaseSeconds().toSeconds());
         settings.put("throughput_repeats", options.throughputRepeats());
         settings.put("keys", options.keys());
+        settings.put("wide_keys", options.wideKeys());
         settings.put("old_decisions_per_key", options.oldDecisionsPerKey());
         settings.put("modes", options.modes());
         settings.put("scenarios", options.scenarios());

@@ -22,6 +22,8 @@ import java.util.function.Function;
  *     transaction of the decider: per poll for the batched decider, per event for the baseline
  * @param indexProbesPerDecision index scans begun on the buckets' and the request log's indexes
  *     (pg_stat_user_indexes.idx_scan)
+ * @param bufferHitRatio of the blocks of those two tables and their indexes the phase touched, the share
+ *     found in shared buffers (pg_statio_user_tables: heap and index blocks hit over hit and read)
  */
 record DecisionCost(
         Double pgCpuUs,
@@ -29,7 +31,8 @@ record DecisionCost(
         Double walBytes,
         @JsonProperty("wal_fpi_per_1000") Double walFpiPer1000,
         Double roundTripsPerBatch,
-        Double indexProbesPerDecision) {
+        Double indexProbesPerDecision,
+        Double bufferHitRatio) {
 
     private static final List<Map.Entry<String, Function<DecisionCost, Double>>> FIGURES = List.of(
             Map.entry("pg_cpu_us", DecisionCost::pgCpuUs),
@@ -37,13 +40,21 @@ record DecisionCost(
             Map.entry("wal_bytes", DecisionCost::walBytes),
             Map.entry("wal_fpi_per_1000", DecisionCost::walFpiPer1000),
             Map.entry("round_trips_per_batch", DecisionCost::roundTripsPerBatch),
-            Map.entry("index_probes_per_decision", DecisionCost::indexProbesPerDecision));
+            Map.entry("index_probes_per_decision", DecisionCost::indexProbesPerDecision),
+            Map.entry("buffer_hit_ratio", DecisionCost::bufferHitRatio));
 
     /** The figures by their summary.json names, rounded to what they can tell. */
     Map<String, Object> figures() {
         Map<String, Object> figures = new LinkedHashMap<>();
-        FIGURES.forEach(
-                figure -> figures.put(figure.getKey(), rounded(figure.getValue().apply(this))));
+        FIGURES.forEach(figure -> {
+            Double value = figure.getValue().apply(this);
+            // a hit ratio is read in its third and fourth decimals
+            figures.put(
+                    figure.getKey(),
+                    figure.getKey().equals("buffer_hit_ratio") && value != null
+                            ? Math.round(value * 10_000) / 10_000.0
+                            : rounded(value));
+        });
         return figures;
     }
 
@@ -55,7 +66,8 @@ record DecisionCost(
                 medianOf(costs, DecisionCost::walBytes),
                 medianOf(costs, DecisionCost::walFpiPer1000),
                 medianOf(costs, DecisionCost::roundTripsPerBatch),
-                medianOf(costs, DecisionCost::indexProbesPerDecision));
+                medianOf(costs, DecisionCost::indexProbesPerDecision),
+                medianOf(costs, DecisionCost::bufferHitRatio));
     }
 
     private static Double medianOf(List<DecisionCost> costs, Function<DecisionCost, Double> figure) {
@@ -80,13 +92,14 @@ record DecisionCost(
     public String toString() {
         return String.format(
                 "PostgreSQL %s us CPU, decider threads %s us CPU, %s bytes of WAL, %s full-page images per 1,000,"
-                        + " %s round trips per transaction, %s index probes",
+                        + " %s round trips per transaction, %s index probes, buffer hit ratio %s",
                 format(pgCpuUs),
                 format(serviceCpuUs),
                 format(walBytes),
                 format(walFpiPer1000),
                 format(roundTripsPerBatch),
-                format(indexProbesPerDecision));
+                format(indexProbesPerDecision),
+                bufferHitRatio == null ? "-" : String.format("%.4f", bufferHitRatio));
     }
 
     private static String format(Double value) {

@@ -21,6 +21,9 @@ final class EventStream {
     private final Scenario scenario;
     private final BenchmarkKeys keys;
     private final Random random;
+    // of a wide key set: the order keys are drawn in, each once before any comes again
+    private final int[] wideOrder;
+    private int drawn;
     // recent authorizations a reversal may name: each is reversed at most once
     private final List<Authorization> authorizations = new ArrayList<>();
 
@@ -32,6 +35,21 @@ final class EventStream {
         this.scenario = scenario;
         this.keys = keys;
         this.random = new Random(seed);
+        this.wideOrder = scenario.wideKeys() ? shuffled(keys.size(), new Random(~seed)) : null;
+    }
+
+    private static int[] shuffled(int size, Random random) {
+        int[] order = new int[size];
+        for (int i = 0; i < size; i++) {
+            order[i] = i;
+        }
+        for (int i = size - 1; i > 0; i--) {
+            int other = random.nextInt(i + 1);
+            int swapped = order[i];
+            order[i] = order[other];
+            order[other] = swapped;
+        }
+        return order;
     }
 
     /** One event as a producer would send it. */
@@ -46,8 +64,11 @@ final class EventStream {
         if (!authorizations.isEmpty() && random.nextDouble() < scenario.reversalShare()) {
             return reversal(authorizations.remove(random.nextInt(authorizations.size())));
         }
-        int keyIndex =
-                scenario.hasHotKey() && random.nextDouble() < scenario.hotKeyShare() ? 0 : random.nextInt(keys.size());
+        int keyIndex = wideOrder != null
+                ? wideOrder[drawn++ % wideOrder.length]
+                : scenario.hasHotKey() && random.nextDouble() < scenario.hotKeyShare()
+                        ? 0
+                        : random.nextInt(keys.size());
         long amount = MIN_AMOUNT + random.nextInt(MAX_AMOUNT - MIN_AMOUNT + 1);
         UUID dedupeId = UUID.randomUUID();
         byte[] payload = Events.json(Events.event(

@@ -55,6 +55,8 @@ record PhaseWatch(
         }
         BenchmarkDatabase.ServerCounters serverNow = database.serverCounters();
         double perDecision = 1.0 / Math.max(1, decisions);
+        long blocksHit = serverNow.blocksHit() - server.blocksHit();
+        long blocksTouched = blocksHit + serverNow.blocksRead() - server.blocksRead();
         return new DecisionCost(
                 cpu.flatMap(earlier -> cpuNow.map(later -> later.postgresMicrosPerDecisionSince(earlier, decisions)))
                         .orElse(null),
@@ -66,7 +68,8 @@ record PhaseWatch(
                         ? null
                         : (serverNow.fullPageImages() - server.fullPageImages()) * 1000.0 * perDecision,
                 transactions == 0 ? null : (double) trips / transactions,
-                (serverNow.indexScans() - server.indexScans()) * perDecision);
+                (serverNow.indexScans() - server.indexScans()) * perDecision,
+                blocksTouched == 0 ? null : (double) blocksHit / blocksTouched);
     }
 
     /** Events per database transaction of the service's decider since the phase started. */

@@ -10,17 +10,28 @@ import java.util.List;
  * @param historyDays days of hourly buckets every key has before the run
  * @param hotKeyShare share of the events on the first key of the set (0: keys drawn uniformly)
  * @param reversalShare share of the events that are reversals of an earlier event of the stream
+ * @param wideKeys a card portfolio's spread: a key set of its own ({@code bench.wide-keys}, more keys than
+ *     a decider remembers window starts of), each key with {@link #WIDE_BUCKETS_PER_KEY} hourly buckets
+ *     spread over the historyDays rather than every hour, and the keys drawn in a fixed shuffled order,
+ *     each once before any comes again
  */
-record Scenario(String name, String summaryName, int historyDays, double hotKeyShare, double reversalShare) {
+record Scenario(
+        String name, String summaryName, int historyDays, double hotKeyShare, double reversalShare, boolean wideKeys) {
 
-    static final Scenario UNIFORM = new Scenario("uniform-30d", "uniform_30d", 30, 0, 0);
-    static final Scenario HOT_KEY = new Scenario("hot-key-30d", "hot_key_30d", 30, 0.5, 0);
-    static final Scenario SHALLOW_HISTORY = new Scenario("uniform-1d", "uniform_1d", 1, 0, 0);
-    static final Scenario REVERSAL_MIX = new Scenario("reversal-mix-30d", "reversal_mix", 30, 0, 0.10);
+    /** Buckets of each key of a wide key set, the latest 1 to 59 hours old, the others 59 hours apart. */
+    static final int WIDE_BUCKETS_PER_KEY = 12;
 
-    // the order of a round: uniform 30 d next to the two scenarios it is compared with (1 d of history,
-    // the reversal mix), so that the machine's drift between them is a few seconds' worth
-    static final List<Scenario> ALL = List.of(SHALLOW_HISTORY, UNIFORM, REVERSAL_MIX, HOT_KEY);
+    static final int WIDE_BUCKET_SPACING_HOURS = 59;
+
+    static final Scenario UNIFORM = new Scenario("uniform-30d", "uniform_30d", 30, 0, 0, false);
+    static final Scenario HOT_KEY = new Scenario("hot-key-30d", "hot_key_30d", 30, 0.5, 0, false);
+    static final Scenario SHALLOW_HISTORY = new Scenario("uniform-1d", "uniform_1d", 1, 0, 0, false);
+    static final Scenario REVERSAL_MIX = new Scenario("reversal-mix-30d", "reversal_mix", 30, 0, 0.10, false);
+    static final Scenario WIDE_KEYS = new Scenario("wide-keys", "wide_keys", 30, 0, 0, true);
+
+    // the order of a round: uniform 30 d next to the scenarios it is compared with (1 d of history,
+    // the reversal mix, the wide key set), so that the machine's drift between them is a few seconds' worth
+    static final List<Scenario> ALL = List.of(SHALLOW_HISTORY, UNIFORM, REVERSAL_MIX, WIDE_KEYS, HOT_KEY);
 
     static final List<String> NAMES = ALL.stream().map(Scenario::name).toList();
 
@@ -30,6 +41,11 @@ record Scenario(String name, String summaryName, int historyDays, double hotKeyS
                 .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException(
                         "bench.scenarios: unknown scenario " + name + "; known: " + NAMES));
+    }
+
+    /** The key set the scenario runs on: scenarios of the same history share one. */
+    String keySet() {
+        return wideKeys ? "wide" : historyDays + "d";
     }
 
     boolean hasHotKey() {
