@@ -98,12 +98,7 @@ class ReleaseIntoTheLatestBucketIT {
         Limits limits = limits(newWindow, calendarLimit);
         BusinessKey key = newKey();
 
-        databaseClock.set(newWindow.authorizedAt);
-        TransactionEvent authorization = authorization(key, 1_000);
-        assertThat(decide(authorization, limits).verdict()).isEqualTo(Verdict.APPROVED);
-
-        databaseClock.set(newWindow.reversedAt);
-        assertThat(decide(reversal(key, authorization, 400), limits).verdict()).isEqualTo(Verdict.RELEASED);
+        approveAThousandThenRelease400(key, newWindow, limits);
 
         databaseClock.set(newWindow.reversedAt.plus(FIVE_MINUTES));
         Instant hour = newWindow.reversedAt.truncatedTo(ChronoUnit.HOURS);
@@ -124,12 +119,7 @@ class ReleaseIntoTheLatestBucketIT {
 
         assertThat(c.usage()).isEqualTo(exactWithB);
         assertThat(c.usage().of(newWindow.window)).isEqualTo(new Tally(1_000, 1));
-        if (calendarLimit) {
-            assertThat(c.verdict()).isEqualTo(Verdict.REJECTED);
-            assertThat(c.reason()).isEqualTo(newWindow.window.amountExceeded());
-        } else {
-            assertThat(c.verdict()).as("C, reason %s", c.reason()).isEqualTo(Verdict.APPROVED);
-        }
+        assertRejectedOnlyByTheNewWindowsLimit(c, newWindow, calendarLimit);
         DecisionSchema.assertValidDecision(DecisionJson.message(c));
     }
 
@@ -147,11 +137,7 @@ class ReleaseIntoTheLatestBucketIT {
         BatchDecisionStore otherWorker =
                 TestStores.batchDecisionStore(databaseClock.dataSource(), databaseClock.clock());
 
-        databaseClock.set(newWindow.authorizedAt);
-        TransactionEvent authorization = authorization(key, 1_000);
-        assertThat(decide(authorization, limits).verdict()).isEqualTo(Verdict.APPROVED);
-        databaseClock.set(newWindow.reversedAt);
-        assertThat(decide(reversal(key, authorization, 400), limits).verdict()).isEqualTo(Verdict.RELEASED);
+        approveAThousandThenRelease400(key, newWindow, limits);
         databaseClock.set(newWindow.reversedAt.plus(FIVE_MINUTES));
         Decision b = otherWorker
                 .decideAll(List.of(authorization(key, 1_000)), anyKey -> limits)
@@ -166,6 +152,20 @@ class ReleaseIntoTheLatestBucketIT {
                 .as("C's usage, from the window starts remembered by the reversal's batch")
                 .isEqualTo(exactWithB);
         assertThat(c.usage().of(newWindow.window)).isEqualTo(new Tally(1_000, 1));
+        assertRejectedOnlyByTheNewWindowsLimit(c, newWindow, calendarLimit);
+    }
+
+    /** Authorization A of 1,000 approved; then, the key's first event of the new window, a reversal of 400 of A. */
+    private void approveAThousandThenRelease400(BusinessKey key, NewWindow newWindow, Limits limits) {
+        databaseClock.set(newWindow.authorizedAt);
+        TransactionEvent authorization = authorization(key, 1_000);
+        assertThat(decide(authorization, limits).verdict()).isEqualTo(Verdict.APPROVED);
+        databaseClock.set(newWindow.reversedAt);
+        assertThat(decide(reversal(key, authorization, 400), limits).verdict()).isEqualTo(Verdict.RELEASED);
+    }
+
+    /** C, with 1,000 in the new window before it: rejected for the window's limit where it has one. */
+    private static void assertRejectedOnlyByTheNewWindowsLimit(Decision c, NewWindow newWindow, boolean calendarLimit) {
         if (calendarLimit) {
             assertThat(c.verdict()).isEqualTo(Verdict.REJECTED);
             assertThat(c.reason()).isEqualTo(newWindow.window.amountExceeded());
