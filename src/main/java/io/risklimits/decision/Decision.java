@@ -17,6 +17,8 @@ import java.util.UUID;
  *     of the fields that differ; empty otherwise, and never stored
  * @param shadow for an authorization of a key that shadow limits apply to, what they would have
  *     decided (never enforced); null otherwise
+ * @param scopes for an authorization, the scopes other than the business key's that it was checked at
+ *     and that have a limit in force, in their order (usage and limits stay the key's); empty otherwise
  */
 public record Decision(
         UUID dedupeId,
@@ -32,30 +34,51 @@ public record Decision(
         Long remaining,
         List<String> dedupeConflict,
         Outcome shadow,
+        List<ScopeCheck> scopes,
         boolean replayed) {
 
     public Decision {
         errors = List.copyOf(errors);
         dedupeConflict = List.copyOf(dedupeConflict);
+        scopes = List.copyOf(scopes);
     }
 
     /**
-     * An authorization decided against the limits now; the limits' shadow set, if any, decides from the
-     * same usage beside them.
+     * An authorization decided against the limits now at its business key alone; the limits' shadow
+     * set, if any, decides from the same usage beside them.
      */
     public static Decision limitChecked(
             TransactionEvent event, Outcome outcome, Usage usage, Limits limits, Instant bucketTs, Instant decidedAt) {
+        return limitChecked(event, outcome, List.of(new ScopeCheck(Scope.KEY, usage, limits)), bucketTs, decidedAt);
+    }
+
+    /**
+     * An authorization decided against the limits now at every scope it counts at (the business key's
+     * first); the shadow sets, where any, decide from the same usage beside them.
+     */
+    public static Decision limitChecked(
+            TransactionEvent event, Outcome outcome, List<ScopeCheck> checks, Instant bucketTs, Instant decidedAt) {
+        ScopeCheck key = checks.get(0);
+        if (key.scope() != Scope.KEY) {
+            throw new IllegalArgumentException("the business key's scope is checked first");
+        }
+        List<ScopeCheck> reported = checks.subList(1, checks.size()).stream()
+                .filter(ScopeCheck::limited)
+                .map(check -> new ScopeCheck(
+                        check.scope(), check.usage(), check.limits().enforcedOnly()))
+                .toList();
         return decided(
                 event,
                 outcome.verdict(),
                 outcome.reason(),
-                usage,
-                limits,
+                key.usage(),
+                key.limits(),
                 bucketTs,
                 decidedAt,
                 null,
                 null,
-                LimitPolicy.decideShadow(event.amount(), usage, limits));
+                LimitPolicy.decideShadow(event.amount(), checks),
+                reported);
     }
 
     public static Decision reversal(
@@ -75,7 +98,8 @@ public record Decision(
                 decidedAt,
                 outcome.released(),
                 outcome.remaining(),
-                null);
+                null,
+                List.of());
     }
 
     /** A decision made now for a valid event (not a replay, no errors). */
@@ -89,7 +113,8 @@ public record Decision(
             Instant decidedAt,
             Tally released,
             Long remaining,
-            Outcome shadow) {
+            Outcome shadow,
+            List<ScopeCheck> scopes) {
         return new Decision(
                 event.dedupeId(),
                 event.fields(),
@@ -104,6 +129,7 @@ public record Decision(
                 remaining,
                 List.of(),
                 shadow,
+                scopes,
                 false);
     }
 
@@ -122,6 +148,7 @@ public record Decision(
                 null,
                 List.of(),
                 null,
+                List.of(),
                 false);
     }
 
@@ -138,11 +165,11 @@ public record Decision(
     private Decision replayedWith(List<String> conflict) {
         return new Decision(
                 dedupeId, fields, verdict, reason, errors, usage, limits, bucketTs, decidedAt, released, remaining,
-                conflict, shadow, true);
+                conflict, shadow, scopes, true);
     }
 
     /**
-     * The fields (type, amount, currency, reverses) in which an event differs from the one this
+     * The fields (type, amount, currency, reverses, account_id) in which an event differs from the one this
      * decision was made for; empty for a redelivery of the same event.
      */
     public List<String> differingFields(TransactionEvent event) {
@@ -158,6 +185,9 @@ public record Decision(
         }
         if (!Objects.equals(fields.reverses(), event.reverses())) {
             differing.add("reverses");
+        }
+        if (!Objects.equals(fields.accountId(), event.accountId())) {
+            differing.add("account_id");
         }
         return differing;
     }

@@ -1,6 +1,7 @@
 package io.risklimits.decision;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -8,6 +9,9 @@ import java.util.UUID;
  *
  * @param reverses for a REVERSAL, the dedupe_id of the authorization it releases (under the same
  *     business key); null for an AUTHORIZATION
+ * @param accountId the account the entity belongs to, or null: the event also counts at the account's
+ *     scopes ({@link ScopeKey#countedAt}); a reversal releases where its original was counted, whatever
+ *     it names
  */
 public record TransactionEvent(
         UUID dedupeId,
@@ -16,15 +20,33 @@ public record TransactionEvent(
         String currency,
         Instant occurredAt,
         EventType type,
-        UUID reverses) {
+        UUID reverses,
+        UUID accountId) {
+
+    /** An event without an account. */
+    public TransactionEvent(
+            UUID dedupeId,
+            BusinessKey businessKey,
+            long amount,
+            String currency,
+            Instant occurredAt,
+            EventType type,
+            UUID reverses) {
+        this(dedupeId, businessKey, amount, currency, occurredAt, type, reverses, null);
+    }
 
     /** An authorization. */
     public TransactionEvent(UUID dedupeId, BusinessKey businessKey, long amount, String currency, Instant occurredAt) {
-        this(dedupeId, businessKey, amount, currency, occurredAt, EventType.AUTHORIZATION, null);
+        this(dedupeId, businessKey, amount, currency, occurredAt, EventType.AUTHORIZATION, null, null);
     }
 
     public boolean isReversal() {
         return type == EventType.REVERSAL;
+    }
+
+    /** The scope keys an authorization of this event counts at, in the order they are checked. */
+    public List<ScopeKey> scopeKeys() {
+        return ScopeKey.countedAt(businessKey, accountId);
     }
 
     public EventFields fields() {
@@ -36,6 +58,7 @@ public record TransactionEvent(
                 currency,
                 occurredAt,
                 type,
-                reverses);
+                reverses,
+                accountId);
     }
 }

@@ -3,6 +3,7 @@ package io.risklimits.limits;
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Limits;
 import io.risklimits.decision.RetentionRule;
+import io.risklimits.decision.ScopeKey;
 import io.risklimits.shared.RiskProperties;
 import io.risklimits.shared.StartRefused;
 import java.util.List;
@@ -22,7 +23,7 @@ public class LimitCatalog {
     private static final Logger log = LoggerFactory.getLogger(LimitCatalog.class);
 
     private static final String SELECT_LIMITS = """
-            SELECT channel, direction, entity_id, window_name, max_amount, max_count, mode
+            SELECT channel, direction, entity_id, window_name, max_amount, max_count, mode, scope, account_id
             FROM risk_limit
             """;
 
@@ -40,8 +41,13 @@ public class LimitCatalog {
         });
     }
 
-    /** The enforced limits of the key, with its shadow set when a shadow row matches it. */
+    /** The enforced limits of the business key, with its shadow set when a shadow row matches it. */
     public Limits limitsFor(BusinessKey key) {
+        return table.limitsFor(key);
+    }
+
+    /** The enforced limits of the scope key, with its shadow set when a shadow row matches it. */
+    public Limits limitsFor(ScopeKey key) {
         return table.limitsFor(key);
     }
 

@@ -3,6 +3,7 @@ package io.risklimits.limits;
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Limit;
 import io.risklimits.decision.Limits;
+import io.risklimits.decision.ScopeKey;
 import io.risklimits.decision.Window;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -34,8 +35,13 @@ public final class LimitTable {
                 .collect(Collectors.toCollection(() -> EnumSet.noneOf(Window.class)));
     }
 
-    /** The enforced limits of the key, with its shadow set when a shadow row matches it. */
+    /** The enforced limits of the business key, with its shadow set when a shadow row matches it. */
     public Limits limitsFor(BusinessKey key) {
+        return limitsFor(ScopeKey.of(key));
+    }
+
+    /** The enforced limits of the scope key, with its shadow set when a shadow row matches it. */
+    public Limits limitsFor(ScopeKey key) {
         Map<Window, LimitRow> enforcedRows = enforced.winningRows(key);
         Limits limits = new Limits(limitsOf(enforcedRows));
         // resolved once per event on the decider's hot path: without shadow rows there is nothing to match
@@ -48,7 +54,7 @@ public final class LimitTable {
 
     /** The enforced row that wins for each window, so an operator can see where a limit comes from; absent: unlimited. */
     public Map<Window, LimitRow> winningRows(BusinessKey key) {
-        return enforced.winningRows(key);
+        return enforced.winningRows(ScopeKey.of(key));
     }
 
     /**
@@ -56,7 +62,8 @@ public final class LimitTable {
      * empty when no shadow row matches the key.
      */
     public Map<Window, LimitRow> shadowSetRows(BusinessKey key) {
-        return shadowSet(enforced.winningRows(key), shadow.winningRows(key));
+        ScopeKey scopeKey = ScopeKey.of(key);
+        return shadowSet(enforced.winningRows(scopeKey), shadow.winningRows(scopeKey));
     }
 
     /**
@@ -89,32 +96,32 @@ public final class LimitTable {
         return limits;
     }
 
-    /** The rows of one mode, with an entity's overrides found by its id. */
+    /** The rows of one mode, with an owner's overrides found by its id. */
     private static final class RowsByScope {
 
-        private final List<LimitRow> rowsForAnyEntity;
-        private final Map<UUID, List<LimitRow>> rowsByEntity;
+        private final List<LimitRow> rowsForAnyOwner;
+        private final Map<UUID, List<LimitRow>> rowsByOwner;
 
         RowsByScope(List<LimitRow> rows) {
-            this.rowsForAnyEntity =
-                    rows.stream().filter(row -> row.entityId() == null).toList();
-            this.rowsByEntity = rows.stream()
-                    .filter(row -> row.entityId() != null)
-                    .collect(Collectors.groupingBy(LimitRow::entityId));
+            this.rowsForAnyOwner =
+                    rows.stream().filter(row -> row.ownerId() == null).toList();
+            this.rowsByOwner = rows.stream()
+                    .filter(row -> row.ownerId() != null)
+                    .collect(Collectors.groupingBy(LimitRow::ownerId));
         }
 
         boolean isEmpty() {
-            return rowsForAnyEntity.isEmpty() && rowsByEntity.isEmpty();
+            return rowsForAnyOwner.isEmpty() && rowsByOwner.isEmpty();
         }
 
-        Map<Window, LimitRow> winningRows(BusinessKey key) {
+        Map<Window, LimitRow> winningRows(ScopeKey key) {
             Map<Window, LimitRow> winners = new EnumMap<>(Window.class);
-            consider(rowsForAnyEntity, key, winners);
-            consider(rowsByEntity.getOrDefault(key.entityId(), List.of()), key, winners);
+            consider(rowsForAnyOwner, key, winners);
+            consider(rowsByOwner.getOrDefault(key.owner(), List.of()), key, winners);
             return winners;
         }
 
-        private static void consider(List<LimitRow> rows, BusinessKey key, Map<Window, LimitRow> winners) {
+        private static void consider(List<LimitRow> rows, ScopeKey key, Map<Window, LimitRow> winners) {
             for (LimitRow row : rows) {
                 if (row.matches(key)) {
                     winners.merge(

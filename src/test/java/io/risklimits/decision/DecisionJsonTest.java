@@ -53,6 +53,7 @@ class DecisionJsonTest {
                 null,
                 List.of(),
                 null,
+                List.of(),
                 false);
 
         byte[] message = DecisionJson.message(decision);

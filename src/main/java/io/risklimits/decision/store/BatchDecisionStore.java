@@ -4,6 +4,7 @@ import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.Limits;
 import io.risklimits.decision.ReadResult;
+import io.risklimits.decision.ScopeKey;
 import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.WindowCalendar;
 import io.risklimits.shared.Failpoints;
@@ -103,7 +104,7 @@ public class BatchDecisionStore {
      * Decides valid events in order, each against the limits, or answers with the decision already
      * made for its dedupe_id (also when made earlier in this batch). Returns one decision per event.
      */
-    public List<Decision> decideAll(List<TransactionEvent> events, Function<BusinessKey, Limits> limitsOf) {
+    public List<Decision> decideAll(List<TransactionEvent> events, Function<ScopeKey, Limits> limitsOf) {
         return decideInOrder(
                 events.stream().<ReadResult>map(ReadResult.Valid::new).toList(), limitsOf);
     }
@@ -115,7 +116,7 @@ public class BatchDecisionStore {
      * plain replay for an INVALID event, and for a valid one with other content as a dedupe conflict.
      * Returns one decision per event.
      */
-    public List<Decision> decideInOrder(List<ReadResult> events, Function<BusinessKey, Limits> limitsOf) {
+    public List<Decision> decideInOrder(List<ReadResult> events, Function<ScopeKey, Limits> limitsOf) {
         if (events.isEmpty()) {
             return List.of();
         }
@@ -129,7 +130,7 @@ public class BatchDecisionStore {
     }
 
     private List<Decision> decideInOrder(
-            List<ReadResult> events, Function<BusinessKey, Limits> limitsOf, boolean readStored) {
+            List<ReadResult> events, Function<ScopeKey, Limits> limitsOf, boolean readStored) {
         return metrics.timeTransaction(() -> readCommitted.execute(status -> {
             UnderLocks read = lockAndRead(events, readStored);
             Instant bucket = read.bucket();

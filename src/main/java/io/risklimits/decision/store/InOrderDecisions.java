@@ -7,6 +7,7 @@ import io.risklimits.decision.Limits;
 import io.risklimits.decision.Outcome;
 import io.risklimits.decision.ReadResult;
 import io.risklimits.decision.ReversalPolicy;
+import io.risklimits.decision.ScopeKey;
 import io.risklimits.decision.Tally;
 import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.Usage;
@@ -31,7 +32,7 @@ final class InOrderDecisions {
     private final Instant bucket;
     private final Instant decidedAt;
     private final WindowCalendar calendar;
-    private final Function<BusinessKey, Limits> limitsOf;
+    private final Function<ScopeKey, Limits> limitsOf;
     private final Map<RequestId, Decision> known;
     private final Map<BusinessKey, Usage> usage;
     private final Map<RequestId, StoredOriginal> originals;
@@ -49,7 +50,7 @@ final class InOrderDecisions {
             Instant bucket,
             Instant decidedAt,
             WindowCalendar calendar,
-            Function<BusinessKey, Limits> limitsOf,
+            Function<ScopeKey, Limits> limitsOf,
             Map<RequestId, Decision> stored,
             Map<BusinessKey, Usage> usage,
             Map<RequestId, StoredOriginal> originals) {
@@ -107,7 +108,7 @@ final class InOrderDecisions {
     private Decision authorize(TransactionEvent event) {
         BusinessKey key = event.businessKey();
         Usage before = usage.getOrDefault(key, Usage.NONE);
-        Limits limits = limitsOf.apply(key);
+        Limits limits = limitsOf.apply(ScopeKey.of(key));
         Outcome outcome = LimitPolicy.decide(event.amount(), before, limits);
         if (outcome.isApproved()) {
             usage.put(key, before.plus(event.amount()));
@@ -130,7 +131,8 @@ final class InOrderDecisions {
             originals.put(originalId, original.afterRelease(event.amount()));
             releases.add(new HourlyUsageRepository.Release(key, original.bucketTs(), outcome.released()));
         }
-        Decision decision = Decision.reversal(event, outcome, before, limitsOf.apply(key), bucket, decidedAt);
+        Decision decision =
+                Decision.reversal(event, outcome, before, limitsOf.apply(ScopeKey.of(key)), bucket, decidedAt);
         reversals.add(decision);
         return decision;
     }

@@ -70,6 +70,7 @@ final class RequestLogRow {
                         : new Outcome(
                                 Verdict.valueOf(shadowDecision),
                                 shadowReason == null ? null : Reason.valueOf(shadowReason)),
+                List.of(),
                 false);
     }
 
