@@ -154,8 +154,13 @@ CREATE UNIQUE INDEX risk_limit_scope_idx ON risk_limit (
     coalesce(account_id, '00000000-0000-0000-0000-000000000000'::uuid),
     window_name, mode);
 
--- The start of every batched decision, now with scopes (V1's risk_begin_batch_decision, which stays
--- for the statements of earlier versions): in order,
+-- The start of a batch of an earlier version locked business keys only: a decider of that version,
+-- which would not count the scopes, fails at its first batch instead of deciding on this schema.
+DROP FUNCTION risk_begin_batch_decision(uuid[], text[], text[]);
+DROP FUNCTION risk_lock_business_keys(uuid[], text[], text[]);
+
+-- The start of every batched decision, with scopes (V1's risk_begin_batch_decision, dropped above,
+-- without them): in order,
 --   1. refuses a transaction that is not READ COMMITTED (SQLSTATE 25000);
 --   2. finds the account of every original the batch's follow-ups name, as committed so far;
 --   3. locks, in one order (ascending 64-bit hash, business keys and scope keys together, each once),

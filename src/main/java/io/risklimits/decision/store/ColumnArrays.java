@@ -1,6 +1,7 @@
 package io.risklimits.decision.store;
 
 import io.risklimits.decision.BusinessKey;
+import io.risklimits.decision.ScopeKey;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.IntFunction;
@@ -25,6 +26,14 @@ final class ColumnArrays<T> {
     static <T> ColumnArrays<T> keyed(List<T> rows, Function<? super T, BusinessKey> key) {
         return new ColumnArrays<>(
                 rows, KeyArrays.of(rows.stream().map(key).toList()).parameters());
+    }
+
+    /**
+     * The rows, starting with their scope keys as the arrays of the bucket table that holds them
+     * ({@link BucketTable#parameters}).
+     */
+    static <T> ColumnArrays<T> keyedIn(BucketTable table, List<T> rows, Function<? super T, ScopeKey> key) {
+        return new ColumnArrays<>(rows, table.parameters(rows.stream().map(key).toList()));
     }
 
     /** Adds the column :name, the value of each row. */

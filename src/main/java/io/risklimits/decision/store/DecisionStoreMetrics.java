@@ -16,6 +16,7 @@ import org.springframework.stereotype.Component;
 public class DecisionStoreMetrics {
 
     private final Counter batchesDecidedAgain;
+    private final Counter batchesLockedAgain;
     private final DistributionSummary batchSize;
     private final Timer lockWait;
     private final Timer transactions;
@@ -27,6 +28,10 @@ public class DecisionStoreMetrics {
                 .description("batches decided a second time, with the stored decisions read, because some of their"
                         + " events had been decided before")
                 .register(meters);
+        this.batchesLockedAgain = Counter.builder("risk.decider.batch.relock.retries")
+                .description("batches decided a second time, with more scope keys locked, because a reversal's original"
+                        + " committed meanwhile was counted at an account the batch had not locked")
+                .register(meters);
         this.batchSize = DistributionSummary.builder("risk.decider.batch.size")
                 .description("valid events decided together in one database transaction")
                 .baseUnit("events")
@@ -35,7 +40,7 @@ public class DecisionStoreMetrics {
                 .maximumExpectedValue(10_000.0)
                 .register(meters);
         this.lockWait = Timer.builder("risk.decider.lock.wait")
-                .description("time to acquire the business keys' advisory locks of one transaction")
+                .description("time to acquire the advisory locks of one transaction's business keys and scope keys")
                 .publishPercentileHistogram()
                 .minimumExpectedValue(Duration.ofNanos(100_000))
                 .maximumExpectedValue(Duration.ofSeconds(30))
@@ -61,6 +66,10 @@ public class DecisionStoreMetrics {
     void windowStartsFound(int remembered, int read) {
         windowStartsRemembered.increment(remembered);
         windowStartsRead.increment(read);
+    }
+
+    void batchLockedAgainForScopes() {
+        batchesLockedAgain.increment();
     }
 
     void batchDecidedAgainForReplays() {

@@ -2,27 +2,33 @@ package io.risklimits.decision.store;
 
 import static io.risklimits.decision.store.SqlTime.utcTimestamp;
 
-import io.risklimits.decision.BusinessKey;
+import io.risklimits.decision.ScopeKey;
 import io.risklimits.decision.Tally;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.springframework.jdbc.JdbcUpdateAffectedIncorrectNumberOfRowsException;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
-/** risk_hourly_agg: adds what a batch approved to each key's bucket of the hour, with the running totals. */
+/**
+ * The hourly buckets of every scope (risk_hourly_agg for business keys, risk_scope_hourly_agg for the other
+ * scopes, {@link BucketTable}): adds what a batch approved to each scope key's bucket of the hour, and gives
+ * back what its reversals released, with the running totals. Each statement is a template for either table.
+ */
 @Repository
 class HourlyUsageRepository {
 
     private static final LatestBucket NO_BUCKET = new LatestBucket(Instant.EPOCH, BigDecimal.ZERO, 0, 0, null);
 
     // Running totals written by the statements themselves (docs/adr/0001), not by the triggers: the
-    // transaction tells the triggers first. risk_begin_batch_decision has told them already; the statement
+    // transaction tells the triggers first. risk_begin_scoped_batch_decision has told them already; the statement
     // that carries forward says it again itself, because with the triggers also carrying forward the
     // later buckets would count the addition twice.
     private static final String RUNNING_TOTALS_WRITTEN_BY_STATEMENT =
@@ -34,34 +40,30 @@ class HourlyUsageRepository {
     // it too: a window that holds no bucket of the key yet starts from the totals of the key's latest
     // bucket, so a release into the latest bucket changes what that window starts from (WindowStarts).
     // A bucket past retention is gone: the later buckets' totals drop all the same, so every window's
-    // usage stays right. Only inside a transaction begun by risk_begin_batch_decision, after the
+    // usage stays right. Only inside a transaction begun by risk_begin_scoped_batch_decision, after the
     // batch's additions.
     private static final String RELEASE_FROM_BUCKETS = """
-            UPDATE risk_hourly_agg bucket
+            UPDATE {table} bucket
             SET sum_amount     = bucket.sum_amount - released.own_amount,
                 tx_count       = bucket.tx_count - released.own_count,
                 running_amount = bucket.running_amount - released.carried_amount,
                 running_count  = bucket.running_count - released.carried_count,
                 rewrites       = bucket.rewrites + 1
-            FROM (SELECT later.entity_id, later.channel_code, later.direction_code, later.bucket_ts,
+            FROM (SELECT {later.columns}, later.bucket_ts,
                          coalesce(sum(release.amount) FILTER (WHERE release.bucket_ts = later.bucket_ts), 0)
                              AS own_amount,
                          coalesce(sum(release.count) FILTER (WHERE release.bucket_ts = later.bucket_ts), 0)
                              AS own_count,
                          sum(release.amount) AS carried_amount,
                          sum(release.count)  AS carried_count
-                  FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
-                              CAST(:buckets AS timestamp[]), CAST(:amounts AS bigint[]), CAST(:counts AS integer[]))
-                       AS release (entity_id, channel_code, direction_code, bucket_ts, amount, count)
-                  JOIN risk_hourly_agg later
-                    ON later.entity_id = release.entity_id
-                   AND later.channel_code = release.channel_code
-                   AND later.direction_code = release.direction_code
+                  FROM unnest({arrays}, CAST(:buckets AS timestamp[]), CAST(:amounts AS bigint[]),
+                              CAST(:counts AS integer[]))
+                       AS release ({columns}, bucket_ts, amount, count)
+                  JOIN {table} later
+                    ON {later.key} = {release.key}
                    AND later.bucket_ts >= release.bucket_ts
-                  GROUP BY later.entity_id, later.channel_code, later.direction_code, later.bucket_ts) AS released
-            WHERE bucket.entity_id = released.entity_id
-              AND bucket.channel_code = released.channel_code
-              AND bucket.direction_code = released.direction_code
+                  GROUP BY {later.columns}, later.bucket_ts) AS released
+            WHERE {bucket.key} = {released.key}
               AND bucket.bucket_ts = released.bucket_ts
             """;
 
@@ -76,17 +78,15 @@ class HourlyUsageRepository {
     // whatever the statistics say of this hour's buckets (docs/benchmark.md).
     private static final String ADD_TO_CURRENT_BUCKETS_WHERE_READ = """
             WITH updated AS (
-                UPDATE risk_hourly_agg bucket
+                UPDATE {table} bucket
                 SET sum_amount     = bucket.sum_amount + added.sum_amount,
                     tx_count       = bucket.tx_count + added.tx_count,
                     running_amount = bucket.running_amount + added.sum_amount,
                     running_count  = bucket.running_count + added.tx_count
-                FROM unnest(CAST(:rowIds AS tid[]), CAST(:entityIds AS uuid[]), CAST(:channels AS text[]),
-                            CAST(:directions AS text[]), CAST(:amounts AS bigint[]), CAST(:counts AS integer[]))
-                     AS added (row_id, entity_id, channel_code, direction_code, sum_amount, tx_count)
+                FROM unnest(CAST(:rowIds AS tid[]), {arrays}, CAST(:amounts AS bigint[]), CAST(:counts AS integer[]))
+                     AS added (row_id, {columns}, sum_amount, tx_count)
                 WHERE bucket.ctid = added.row_id
-                  AND (bucket.entity_id, bucket.channel_code, bucket.direction_code, bucket.bucket_ts)
-                      IS NOT DISTINCT FROM (added.entity_id, added.channel_code, added.direction_code, :bucket)
+                  AND ({bucket.columns}, bucket.bucket_ts) IS NOT DISTINCT FROM ({added.columns}, :bucket)
                 RETURNING 1
             )
             SELECT count(*) FROM updated
@@ -97,21 +97,17 @@ class HourlyUsageRepository {
     // by what is added. Should the triggers not stand aside, they compute the same totals (there are no
     // later buckets to carry forward to): slower, never wrong.
     private static final String ADD_TO_LATEST_BUCKETS = """
-            INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count,
-                                         running_amount, running_count, rewrites)
-            SELECT entity_id, channel_code, direction_code, :bucket, sum_amount, tx_count,
-                   running_amount, running_count, rewrites
-            FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
-                        CAST(:amounts AS bigint[]), CAST(:counts AS integer[]),
+            INSERT INTO {table} ({columns}, bucket_ts, sum_amount, tx_count, running_amount, running_count, rewrites)
+            SELECT {columns}, :bucket, sum_amount, tx_count, running_amount, running_count, rewrites
+            FROM unnest({arrays}, CAST(:amounts AS bigint[]), CAST(:counts AS integer[]),
                         CAST(:runningAmounts AS numeric[]), CAST(:runningCounts AS bigint[]),
                         CAST(:rewrites AS bigint[]))
-                 AS added (entity_id, channel_code, direction_code, sum_amount, tx_count,
-                           running_amount, running_count, rewrites)
-            ON CONFLICT (entity_id, channel_code, direction_code, bucket_ts)
-            DO UPDATE SET sum_amount     = risk_hourly_agg.sum_amount + EXCLUDED.sum_amount,
-                          tx_count       = risk_hourly_agg.tx_count + EXCLUDED.tx_count,
-                          running_amount = risk_hourly_agg.running_amount + EXCLUDED.sum_amount,
-                          running_count  = risk_hourly_agg.running_count + EXCLUDED.tx_count
+                 AS added ({columns}, sum_amount, tx_count, running_amount, running_count, rewrites)
+            ON CONFLICT ({columns}, bucket_ts)
+            DO UPDATE SET sum_amount     = {table}.sum_amount + EXCLUDED.sum_amount,
+                          tx_count       = {table}.tx_count + EXCLUDED.tx_count,
+                          running_amount = {table}.running_amount + EXCLUDED.sum_amount,
+                          running_count  = {table}.running_count + EXCLUDED.tx_count
             """;
 
     // Some key has buckets after this one (the database clock stepped back): each key's new bucket
@@ -120,113 +116,119 @@ class HourlyUsageRepository {
     private static final String ADD_TO_BUCKETS = """
             WITH added AS (
                 SELECT *
-                FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
-                            CAST(:amounts AS bigint[]), CAST(:counts AS integer[]))
-                     AS added (entity_id, channel_code, direction_code, sum_amount, tx_count)
+                FROM unnest({arrays}, CAST(:amounts AS bigint[]), CAST(:counts AS integer[]))
+                     AS added ({columns}, sum_amount, tx_count)
             ), carried_forward AS (
-                UPDATE risk_hourly_agg later
+                UPDATE {table} later
                 SET running_amount = later.running_amount + added.sum_amount,
                     running_count  = later.running_count + added.tx_count,
                     rewrites       = later.rewrites + 1
                 FROM added
-                WHERE later.entity_id = added.entity_id
-                  AND later.channel_code = added.channel_code
-                  AND later.direction_code = added.direction_code
+                WHERE {later.key} = {added.key}
                   AND later.bucket_ts > :bucket
             )
-            INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count,
-                                         running_amount, running_count, rewrites)
-            SELECT added.entity_id, added.channel_code, added.direction_code, :bucket, added.sum_amount,
-                   added.tx_count,
+            INSERT INTO {table} ({columns}, bucket_ts, sum_amount, tx_count, running_amount, running_count, rewrites)
+            SELECT {added.columns}, :bucket, added.sum_amount, added.tx_count,
                    coalesce(earlier.running_amount, 0) + added.sum_amount,
                    coalesce(earlier.running_count, 0) + added.tx_count,
                    coalesce(earlier.rewrites, 0)
             FROM added
             LEFT JOIN LATERAL (SELECT running_amount, running_count, rewrites
-                               FROM risk_hourly_agg bucket
-                               WHERE bucket.entity_id = added.entity_id
-                                 AND bucket.channel_code = added.channel_code
-                                 AND bucket.direction_code = added.direction_code
+                               FROM {table} bucket
+                               WHERE {bucket.key} = {added.key}
                                  AND bucket.bucket_ts < :bucket
                                ORDER BY bucket.bucket_ts DESC
                                LIMIT 1) AS earlier ON true
-            ON CONFLICT (entity_id, channel_code, direction_code, bucket_ts)
-            DO UPDATE SET sum_amount     = risk_hourly_agg.sum_amount + EXCLUDED.sum_amount,
-                          tx_count       = risk_hourly_agg.tx_count + EXCLUDED.tx_count,
-                          running_amount = risk_hourly_agg.running_amount + EXCLUDED.sum_amount,
-                          running_count  = risk_hourly_agg.running_count + EXCLUDED.tx_count
+            ON CONFLICT ({columns}, bucket_ts)
+            DO UPDATE SET sum_amount     = {table}.sum_amount + EXCLUDED.sum_amount,
+                          tx_count       = {table}.tx_count + EXCLUDED.tx_count,
+                          running_amount = {table}.running_amount + EXCLUDED.sum_amount,
+                          running_count  = {table}.running_count + EXCLUDED.tx_count
             """;
 
-    /** What a reversal gives back to the bucket its original was counted in. */
-    record Release(BusinessKey key, Instant bucketTs, Tally released) {}
+    /** What a reversal gives back, at one scope key, to the bucket its original was counted in. */
+    record Release(ScopeKey key, Instant bucketTs, Tally released) {}
 
     /**
-     * Adds to the round trip the statement that gives the releases back to their buckets, with the
-     * running totals. After {@link #addToBuckets}: the additions find the rows where they were read.
+     * Adds to the round trip the statements that give the releases back to their buckets, with the
+     * running totals, one per bucket table. After {@link #addToBuckets}: the additions find the rows where
+     * they were read.
      */
     void releaseFromBuckets(List<Release> releases, RoundTrip trip) {
-        if (releases.isEmpty()) {
-            return;
-        }
-        ColumnArrays<Release> parameters = ColumnArrays.keyed(releases, Release::key)
-                .add("buckets", release -> utcTimestamp(release.bucketTs()).toString(), String[]::new)
-                .add("amounts", release -> release.released().amount(), Long[]::new)
-                .add("counts", release -> Math.toIntExact(release.released().count()), Integer[]::new);
-        trip.execute(RELEASE_FROM_BUCKETS, parameters.parameters());
+        byTable(releases, Release::key).forEach((table, tableReleases) -> {
+            ColumnArrays<Release> parameters = ColumnArrays.keyedIn(table, tableReleases, Release::key)
+                    .add("buckets", release -> utcTimestamp(release.bucketTs()).toString(), String[]::new)
+                    .add("amounts", release -> release.released().amount(), Long[]::new)
+                    .add("counts", release -> Math.toIntExact(release.released().count()), Integer[]::new);
+            trip.execute(table.sql(RELEASE_FROM_BUCKETS), parameters.parameters());
+        });
     }
 
     /**
-     * Adds to the round trip the statements that add each key's approved total to its bucket, one row
-     * per key, with the running totals, given each key's latest bucket as read under its lock in this
-     * transaction. Only inside a transaction begun by risk_begin_batch_decision, in which the triggers
-     * stand aside.
+     * Adds to the round trip the statements that add each scope key's approved total to its bucket, one
+     * row per key, with the running totals, given each key's latest bucket as read under its lock in this
+     * transaction. Only inside a transaction begun by risk_begin_scoped_batch_decision, in which the
+     * triggers stand aside.
      */
     void addToBuckets(
-            Map<BusinessKey, Tally> approved,
-            Instant bucket,
-            Map<BusinessKey, LatestBucket> latestBuckets,
-            RoundTrip trip) {
+            Map<ScopeKey, Tally> approved, Instant bucket, Map<ScopeKey, LatestBucket> latestBuckets, RoundTrip trip) {
         if (approved.isEmpty()) {
             return;
         }
         if (!TransactionSynchronizationManager.isActualTransactionActive()) {
             throw new IllegalStateException("running totals are written in the deciding transaction only");
         }
+        Map<BucketTable, List<Map.Entry<ScopeKey, Tally>>> byTable =
+                byTable(List.copyOf(approved.entrySet()), Map.Entry::getKey);
+        byTable.forEach((table, entries) -> {
+            Map<ScopeKey, Tally> tableApproved = new LinkedHashMap<>();
+            entries.forEach(entry -> tableApproved.put(entry.getKey(), entry.getValue()));
+            addToBuckets(table, tableApproved, bucket, latestBuckets, trip);
+        });
+    }
+
+    private static void addToBuckets(
+            BucketTable table,
+            Map<ScopeKey, Tally> approved,
+            Instant bucket,
+            Map<ScopeKey, LatestBucket> latestBuckets,
+            RoundTrip trip) {
         boolean laterBucketsExist = approved.keySet().stream()
                 .map(latestBuckets::get)
                 .anyMatch(latest -> latest != null && latest.bucketTs().isAfter(bucket));
         if (laterBucketsExist) {
             trip.execute(RUNNING_TOTALS_WRITTEN_BY_STATEMENT, new MapSqlParameterSource());
-            trip.execute(ADD_TO_BUCKETS, added(approved, bucket).parameters());
-        } else {
-            Map<BusinessKey, Tally> toCurrent = new LinkedHashMap<>();
-            List<String> currentRowIds = new ArrayList<>();
-            Map<BusinessKey, Tally> toNew = new LinkedHashMap<>();
-            approved.forEach((key, tally) -> {
-                LatestBucket latest = latestBuckets.get(key);
-                if (latest != null && latest.bucketTs().equals(bucket)) {
-                    toCurrent.put(key, tally);
-                    currentRowIds.add(latest.rowId());
-                } else {
-                    toNew.put(key, tally);
-                }
-            });
-            if (!toCurrent.isEmpty()) {
-                addToCurrentBuckets(toCurrent, currentRowIds, bucket, trip);
+            trip.execute(
+                    table.sql(ADD_TO_BUCKETS), added(table, approved, bucket).parameters());
+            return;
+        }
+        Map<ScopeKey, Tally> toCurrent = new LinkedHashMap<>();
+        List<String> currentRowIds = new ArrayList<>();
+        Map<ScopeKey, Tally> toNew = new LinkedHashMap<>();
+        approved.forEach((key, tally) -> {
+            LatestBucket latest = latestBuckets.get(key);
+            if (latest != null && latest.bucketTs().equals(bucket)) {
+                toCurrent.put(key, tally);
+                currentRowIds.add(latest.rowId());
+            } else {
+                toNew.put(key, tally);
             }
-            if (!toNew.isEmpty()) {
-                addToNewBuckets(toNew, bucket, latestBuckets, trip);
-            }
+        });
+        if (!toCurrent.isEmpty()) {
+            addToCurrentBuckets(table, toCurrent, currentRowIds, bucket, trip);
+        }
+        if (!toNew.isEmpty()) {
+            addToNewBuckets(table, toNew, bucket, latestBuckets, trip);
         }
     }
 
     /** The keys' buckets of this hour, found at rowIds (in the keys' order) by the usage read. */
     private static void addToCurrentBuckets(
-            Map<BusinessKey, Tally> approved, List<String> rowIds, Instant bucket, RoundTrip trip) {
-        MapSqlParameterSource parameters = added(approved, bucket)
+            BucketTable table, Map<ScopeKey, Tally> approved, List<String> rowIds, Instant bucket, RoundTrip trip) {
+        MapSqlParameterSource parameters = added(table, approved, bucket)
                 .with("rowIds", rowIds.toArray(String[]::new))
                 .parameters();
-        trip.query(ADD_TO_CURRENT_BUCKETS_WHERE_READ, parameters, rs -> {
+        trip.query(table.sql(ADD_TO_CURRENT_BUCKETS_WHERE_READ), parameters, rs -> {
             rs.next();
             int updated = rs.getInt(1);
             if (updated != approved.size()) {
@@ -238,26 +240,36 @@ class HourlyUsageRepository {
     }
 
     private static void addToNewBuckets(
-            Map<BusinessKey, Tally> approved,
+            BucketTable table,
+            Map<ScopeKey, Tally> approved,
             Instant bucket,
-            Map<BusinessKey, LatestBucket> latestBuckets,
+            Map<ScopeKey, LatestBucket> latestBuckets,
             RoundTrip trip) {
         List<LatestBucket> after = new ArrayList<>(approved.size());
         approved.forEach((key, tally) ->
                 after.add(latestBuckets.getOrDefault(key, NO_BUCKET).followedBy(bucket, tally)));
-        ColumnArrays<LatestBucket> parameters = added(approved, bucket)
+        ColumnArrays<LatestBucket> parameters = added(table, approved, bucket)
                 .alongside(after)
                 .add("runningAmounts", totals -> totals.runningAmount().toPlainString(), String[]::new)
                 .add("runningCounts", LatestBucket::runningCount, Long[]::new)
                 .add("rewrites", LatestBucket::rewrites, Long[]::new);
-        trip.execute(ADD_TO_LATEST_BUCKETS, parameters.parameters());
+        trip.execute(table.sql(ADD_TO_LATEST_BUCKETS), parameters.parameters());
     }
 
     /** Each key's added tally and the bucket, as parameters. */
-    private static ColumnArrays<Map.Entry<BusinessKey, Tally>> added(Map<BusinessKey, Tally> approved, Instant bucket) {
-        return ColumnArrays.keyed(List.copyOf(approved.entrySet()), Map.Entry::getKey)
+    private static ColumnArrays<Map.Entry<ScopeKey, Tally>> added(
+            BucketTable table, Map<ScopeKey, Tally> approved, Instant bucket) {
+        return ColumnArrays.keyedIn(table, List.copyOf(approved.entrySet()), Map.Entry::getKey)
                 .add("amounts", entry -> entry.getValue().amount(), Long[]::new)
                 .add("counts", entry -> Math.toIntExact(entry.getValue().count()), Integer[]::new)
                 .with("bucket", utcTimestamp(bucket));
+    }
+
+    /** The rows grouped by the bucket table of their scope keys, each group in the rows' order. */
+    private static <T> Map<BucketTable, List<T>> byTable(List<T> rows, Function<T, ScopeKey> key) {
+        Map<BucketTable, List<T>> byTable = new EnumMap<>(BucketTable.class);
+        rows.forEach(row -> byTable.computeIfAbsent(BucketTable.of(key.apply(row)), table -> new ArrayList<>())
+                .add(row));
+        return byTable;
     }
 }

@@ -7,6 +7,7 @@ import io.risklimits.decision.Limits;
 import io.risklimits.decision.Outcome;
 import io.risklimits.decision.ReadResult;
 import io.risklimits.decision.ReversalPolicy;
+import io.risklimits.decision.ScopeCheck;
 import io.risklimits.decision.ScopeKey;
 import io.risklimits.decision.Tally;
 import io.risklimits.decision.TransactionEvent;
@@ -34,7 +35,7 @@ final class InOrderDecisions {
     private final WindowCalendar calendar;
     private final Function<ScopeKey, Limits> limitsOf;
     private final Map<RequestId, Decision> known;
-    private final Map<BusinessKey, Usage> usage;
+    private final Map<ScopeKey, Usage> usage;
     private final Map<RequestId, StoredOriginal> originals;
 
     private final List<Decision> answers = new ArrayList<>();
@@ -42,7 +43,7 @@ final class InOrderDecisions {
     private final List<Decision> reversals = new ArrayList<>();
     private final List<Decision> invalid = new ArrayList<>();
     private int validEvents;
-    private final Map<BusinessKey, Tally> approved = new LinkedHashMap<>();
+    private final Map<ScopeKey, Tally> approved = new LinkedHashMap<>();
     private final List<HourlyUsageRepository.Release> releases = new ArrayList<>();
     private final Map<RequestId, Integer> decidedOrder = new HashMap<>();
 
@@ -52,7 +53,7 @@ final class InOrderDecisions {
             WindowCalendar calendar,
             Function<ScopeKey, Limits> limitsOf,
             Map<RequestId, Decision> stored,
-            Map<BusinessKey, Usage> usage,
+            Map<ScopeKey, Usage> usage,
             Map<RequestId, StoredOriginal> originals) {
         this.bucket = bucket;
         this.decidedAt = decidedAt;
@@ -105,31 +106,43 @@ final class InOrderDecisions {
         return this;
     }
 
+    // checked at every scope key the event counts at, in scope order; approved, counted at each
     private Decision authorize(TransactionEvent event) {
-        BusinessKey key = event.businessKey();
-        Usage before = usage.getOrDefault(key, Usage.NONE);
-        Limits limits = limitsOf.apply(ScopeKey.of(key));
-        Outcome outcome = LimitPolicy.decide(event.amount(), before, limits);
-        if (outcome.isApproved()) {
-            usage.put(key, before.plus(event.amount()));
-            approved.merge(key, Tally.ZERO.plus(event.amount()), Tally::plus);
+        List<ScopeKey> scopeKeys = event.scopeKeys();
+        List<ScopeCheck> checks = new ArrayList<>(scopeKeys.size());
+        for (ScopeKey key : scopeKeys) {
+            checks.add(new ScopeCheck(key.scope(), usage.getOrDefault(key, Usage.NONE), limitsOf.apply(key)));
         }
-        Decision decision = Decision.limitChecked(event, outcome, before, limits, bucket, decidedAt);
+        Outcome outcome = LimitPolicy.decide(event.amount(), checks);
+        if (outcome.isApproved()) {
+            for (int i = 0; i < scopeKeys.size(); i++) {
+                ScopeKey key = scopeKeys.get(i);
+                usage.put(key, checks.get(i).usage().plus(event.amount()));
+                approved.merge(key, Tally.ZERO.plus(event.amount()), Tally::plus);
+            }
+        }
+        Decision decision = Decision.limitChecked(event, outcome, checks, bucket, decidedAt);
         authorizations.add(decision);
         return decision;
     }
 
+    // released at every scope key the original was counted at, whatever account the reversal names; the
+    // usage this batch holds of each (read for the batch's other events) shrinks with it
     private Decision reverse(TransactionEvent event) {
         BusinessKey key = event.businessKey();
-        Usage before = usage.getOrDefault(key, Usage.NONE);
+        Usage before = usage.getOrDefault(ScopeKey.of(key), Usage.NONE);
         RequestId originalId = new RequestId(key, event.reverses());
         StoredOriginal original = originals.get(originalId);
         ReversalPolicy.Outcome outcome =
                 ReversalPolicy.decide(event.amount(), original == null ? null : original.original());
         if (outcome.isReleased()) {
-            usage.put(key, before.minus(outcome.released(), original.bucketTs(), bucket, calendar));
+            for (ScopeKey countedAt : original.countedAt(key)) {
+                usage.computeIfPresent(
+                        countedAt,
+                        (scopeKey, held) -> held.minus(outcome.released(), original.bucketTs(), bucket, calendar));
+                releases.add(new HourlyUsageRepository.Release(countedAt, original.bucketTs(), outcome.released()));
+            }
             originals.put(originalId, original.afterRelease(event.amount()));
-            releases.add(new HourlyUsageRepository.Release(key, original.bucketTs(), outcome.released()));
         }
         Decision decision =
                 Decision.reversal(event, outcome, before, limitsOf.apply(ScopeKey.of(key)), bucket, decidedAt);
@@ -150,7 +163,8 @@ final class InOrderDecisions {
         return new StoredOriginal(
                 new ReversalPolicy.Original(
                         decision.fields().type(), decision.verdict(), amount == null ? 0 : amount, 0),
-                bucket);
+                bucket,
+                decision.fields().accountId());
     }
 
     List<Decision> answers() {
@@ -182,7 +196,7 @@ final class InOrderDecisions {
         return decidedOrder.get(RequestId.of(decision));
     }
 
-    Map<BusinessKey, Tally> approved() {
+    Map<ScopeKey, Tally> approved() {
         return approved;
     }
 

@@ -45,7 +45,7 @@ class RequestLogReader {
                                AND reversal.direction_code = original.direction_code
                                AND reversal.reverses = original.dedupe_id
                                AND reversal.decision = 'RELEASED'), 0) AS released,
-                   original.bucket_ts
+                   original.bucket_ts, original.account_id
             FROM risk_request_log original
             WHERE (original.entity_id, original.channel_code, original.direction_code, original.dedupe_id) IN (
                 SELECT * FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]),
@@ -93,7 +93,8 @@ class RequestLogReader {
                                         Verdict.valueOf(rs.getString("decision")),
                                         amount == null ? 0 : amount,
                                         rs.getLong("released")),
-                                instantFromUtcTimestamp(rs, "bucket_ts")));
+                                instantFromUtcTimestamp(rs, "bucket_ts"),
+                                rs.getObject("account_id", UUID.class)));
             }
             return originals;
         });

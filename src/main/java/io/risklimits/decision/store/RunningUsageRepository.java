@@ -3,8 +3,7 @@ package io.risklimits.decision.store;
 import static io.risklimits.decision.store.SqlTime.instantFromUtcTimestamp;
 import static io.risklimits.decision.store.SqlTime.utcTimestamp;
 
-import io.risklimits.decision.BusinessKey;
-import io.risklimits.decision.Direction;
+import io.risklimits.decision.ScopeKey;
 import io.risklimits.decision.Usage;
 import io.risklimits.decision.Window;
 import io.risklimits.decision.WindowCalendar;
@@ -20,7 +19,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,8 +27,8 @@ import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.stereotype.Repository;
 
 /**
- * Usage of many business keys at once in every window that counts usage, from the running totals of
- * risk_hourly_agg: usage of a window = the latest bucket's running total - the running total before the
+ * Usage of many scope keys at once in every window that counts usage, from the running totals of their
+ * buckets (risk_hourly_agg for business keys, risk_scope_hourly_agg for the other scopes, {@link BucketTable}): usage of a window = the latest bucket's running total - the running total before the
  * window's first bucket (rolling windows by hours, calendar windows in the {@link WindowCalendar}'s
  * zone). That second total (the key's {@link WindowStarts}) costs an index probe per window, which
  * are index-only scans (the primary key carries each bucket's totals before it), and stays the same
@@ -49,21 +47,18 @@ class RunningUsageRepository {
     // scan; for a key whose window starts are remembered (read_starts false) none runs and the arrays
     // are null. bucket_in_24h: the key has a bucket in the last 24 hours, which the archiver cannot
     // delete, so its starts may be remembered (WindowStarts).
-    // Buckets after the decision's bucket are counted too, as in HourlyUsageRepository.
+    // Buckets after the decision's bucket are counted too, as in HourlyUsageRepository. A template for
+    // either bucket table (BucketTable).
     private static final String SELECT_USAGE = """
-            SELECT key.entity_id, key.channel_code, key.direction_code,
+            SELECT {key.columns},
                    latest.bucket_ts AS latest_bucket_ts, latest.running_amount AS latest_running_amount,
                    latest.running_count AS latest_running_count, latest.ctid AS latest_row_id,
                    latest.rewrites AS latest_rewrites,
                    starts.amounts_before, starts.counts_before, coalesce(starts.bucket_in_24h, false) AS bucket_in_24h
-            FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
-                        CAST(:readStarts AS boolean[]))
-                 AS key (entity_id, channel_code, direction_code, read_starts)
+            FROM unnest({arrays}, CAST(:readStarts AS boolean[])) AS key ({columns}, read_starts)
             LEFT JOIN LATERAL (SELECT ctid, bucket_ts, running_amount, running_count, rewrites
-                               FROM risk_hourly_agg bucket
-                               WHERE bucket.entity_id = key.entity_id
-                                 AND bucket.channel_code = key.channel_code
-                                 AND bucket.direction_code = key.direction_code
+                               FROM {table} bucket
+                               WHERE {bucket.key} = {key.key}
                                ORDER BY bucket.bucket_ts DESC
                                LIMIT 1) AS latest ON true
             LEFT JOIN LATERAL (
@@ -74,10 +69,8 @@ class RunningUsageRepository {
                        bool_or(window_start.position = 1 AND first_bucket.amount_before IS NOT NULL) AS bucket_in_24h
                 FROM unnest(CAST(:windowStarts AS timestamp[])) WITH ORDINALITY AS window_start (since, position)
                 LEFT JOIN LATERAL (SELECT amount_before, count_before
-                                   FROM risk_hourly_agg bucket
-                                   WHERE bucket.entity_id = key.entity_id
-                                     AND bucket.channel_code = key.channel_code
-                                     AND bucket.direction_code = key.direction_code
+                                   FROM {table} bucket
+                                   WHERE {bucket.key} = {key.key}
                                      AND bucket.bucket_ts >= window_start.since
                                    ORDER BY bucket.bucket_ts
                                    LIMIT 1) AS first_bucket ON true
@@ -86,7 +79,7 @@ class RunningUsageRepository {
 
     // a key's row: its latest bucket (null without buckets), and its window starts as read (null when
     // remembered)
-    private record KeyRow(BusinessKey key, LatestBucket latest, WindowStarts starts, boolean bucketIn24h) {}
+    private record KeyRow(ScopeKey key, LatestBucket latest, WindowStarts starts, boolean bucketIn24h) {}
 
     private static final List<Window> USAGE_WINDOWS =
             Arrays.stream(Window.values()).filter(Window::countsUsage).toList();
@@ -111,7 +104,7 @@ class RunningUsageRepository {
      * Usage of each key in each window that ends with the given hour bucket, and its latest bucket.
      * Only under the keys' locks: the latest bucket must not change until the transaction ends.
      */
-    UsageReading usageUpTo(Collection<BusinessKey> keys, Instant bucket) {
+    UsageReading usageUpTo(Collection<ScopeKey> keys, Instant bucket) {
         RoundTrip trip = new RoundTrip(jdbc);
         Supplier<UsageReading> reading = usageUpTo(keys, bucket, trip);
         trip.run();
@@ -123,25 +116,36 @@ class RunningUsageRepository {
      * The reading is made, and the window starts read are remembered, when the answer is taken: once,
      * or not at all when it is not wanted.
      */
-    Supplier<UsageReading> usageUpTo(Collection<BusinessKey> keys, Instant bucket, RoundTrip trip) {
-        Map<BusinessKey, WindowStarts> remembered = new HashMap<>();
+    Supplier<UsageReading> usageUpTo(Collection<ScopeKey> keys, Instant bucket, RoundTrip trip) {
+        Map<BucketTable, List<ScopeKey>> byTable = new EnumMap<>(BucketTable.class);
+        keys.forEach(key -> byTable.computeIfAbsent(BucketTable.of(key), table -> new ArrayList<>())
+                .add(key));
+        List<Supplier<UsageReading>> readings = new ArrayList<>();
+        byTable.forEach((table, tableKeys) -> readings.add(usageUpTo(table, tableKeys, bucket, trip)));
+        return () -> readings.stream()
+                .map(Supplier::get)
+                .reduce(UsageReading::and)
+                .orElse(new UsageReading(Map.of(), Map.of()));
+    }
+
+    private Supplier<UsageReading> usageUpTo(BucketTable table, List<ScopeKey> keys, Instant bucket, RoundTrip trip) {
+        Map<ScopeKey, WindowStarts> remembered = new HashMap<>();
         Boolean[] readStarts = new Boolean[keys.size()];
         int i = 0;
-        for (BusinessKey key : keys) {
+        for (ScopeKey key : keys) {
             WindowStarts starts = windowStarts.find(key, bucket);
             if (starts != null) {
                 remembered.put(key, starts);
             }
             readStarts[i++] = starts == null;
         }
-        MapSqlParameterSource parameters = KeyArrays.of(keys)
-                .parameters()
+        MapSqlParameterSource parameters = table.parameters(keys)
                 .addValue("readStarts", readStarts)
                 .addValue("windowStarts", windowStarts(bucket));
-        Supplier<List<KeyRow>> rows = trip.query(SELECT_USAGE, parameters, rs -> {
+        Supplier<List<KeyRow>> rows = trip.query(table.sql(SELECT_USAGE), parameters, rs -> {
             List<KeyRow> read = new ArrayList<>(keys.size());
             while (rs.next()) {
-                BusinessKey key = businessKey(rs);
+                ScopeKey key = table.scopeKey(rs);
                 boolean startsRead = !remembered.containsKey(key);
                 LatestBucket latest = latestBucket(rs);
                 read.add(new KeyRow(
@@ -163,11 +167,11 @@ class RunningUsageRepository {
                 .toArray(String[]::new);
     }
 
-    private UsageReading reading(List<KeyRow> rows, Map<BusinessKey, WindowStarts> remembered, Instant bucket) {
-        Map<BusinessKey, WindowStarts> lastingTheHour = new HashMap<>();
-        Map<BusinessKey, Usage> usage = new HashMap<>();
-        Map<BusinessKey, LatestBucket> latestBuckets = new HashMap<>();
-        List<BusinessKey> rewritten = new ArrayList<>();
+    private UsageReading reading(List<KeyRow> rows, Map<ScopeKey, WindowStarts> remembered, Instant bucket) {
+        Map<ScopeKey, WindowStarts> lastingTheHour = new HashMap<>();
+        Map<ScopeKey, Usage> usage = new HashMap<>();
+        Map<ScopeKey, LatestBucket> latestBuckets = new HashMap<>();
+        List<ScopeKey> rewritten = new ArrayList<>();
         for (KeyRow row : rows) {
             boolean startsRemembered = row.starts() == null;
             WindowStarts starts = startsRemembered ? remembered.get(row.key()) : row.starts();
@@ -181,7 +185,7 @@ class RunningUsageRepository {
                 // totals itself and does not count as docs/operations.md says
                 log.warn(
                         "Window starts remembered for {} give a usage below zero although its rewrites did not"
-                                + " change: a writer of risk_hourly_agg did not count its rewrite; read again",
+                                + " change: a writer of its buckets did not count its rewrite; read again",
                         row.key());
                 rewritten.add(row.key());
                 continue;
@@ -189,8 +193,9 @@ class RunningUsageRepository {
             if (keyUsage.isEmpty()) {
                 // read in one snapshot under the key's lock, a window's usage is the sum of its buckets,
                 // which the table keeps at zero or more: the running totals do not add up to the buckets
-                throw new IllegalStateException("the running totals of " + row.key()
-                        + " in risk_hourly_agg give a window a usage below zero: they disagree with its buckets");
+                throw new IllegalStateException("the running totals of " + row.key() + " in "
+                        + BucketTable.of(row.key()).sql("{table}")
+                        + " give a window a usage below zero: they disagree with its buckets");
             }
             if (row.latest() != null) {
                 latestBuckets.put(row.key(), row.latest());
@@ -213,13 +218,6 @@ class RunningUsageRepository {
             latestBuckets.putAll(reread.latestBuckets());
         }
         return new UsageReading(usage, latestBuckets);
-    }
-
-    private static BusinessKey businessKey(ResultSet rs) throws SQLException {
-        return new BusinessKey(
-                rs.getObject("entity_id", UUID.class),
-                rs.getString("channel_code"),
-                Direction.valueOf(rs.getString("direction_code")));
     }
 
     private static LatestBucket latestBucket(ResultSet rs) throws SQLException {

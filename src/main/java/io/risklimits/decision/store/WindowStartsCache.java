@@ -1,6 +1,6 @@
 package io.risklimits.decision.store;
 
-import io.risklimits.decision.BusinessKey;
+import io.risklimits.decision.ScopeKey;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.Map;
@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The {@link WindowStarts} of recently decided business keys for the current hour bucket, so that a key
+ * The {@link WindowStarts} of recently decided scope keys (business keys and the other scopes' keys) for the current hour bucket, so that a key
  * decided again within the hour costs one index probe (its latest bucket) instead of seven (one more per window that counts usage). Only keys
  * with a bucket in the last 24 hours are given to it. Entries of an earlier hour are dropped as a whole
  * when the hour changes; at most {@code maxKeys} keys are kept per hour (0 turns the cache off), and a
@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public class WindowStartsCache {
 
-    private record HourEntries(Instant bucket, Map<BusinessKey, WindowStarts> byKey) {}
+    private record HourEntries(Instant bucket, Map<ScopeKey, WindowStarts> byKey) {}
 
     private final int maxKeys;
     private final AtomicReference<HourEntries> current =
@@ -31,20 +31,20 @@ public class WindowStartsCache {
     }
 
     /** The window starts remembered for the key and the hour bucket, or null. */
-    WindowStarts find(BusinessKey key, Instant bucket) {
+    WindowStarts find(ScopeKey key, Instant bucket) {
         HourEntries entries = current.get();
         return entries.bucket().equals(bucket) ? entries.byKey().get(key) : null;
     }
 
     /** Drops what is remembered of these keys for the hour bucket. */
-    void forget(Collection<BusinessKey> keys, Instant bucket) {
+    void forget(Collection<ScopeKey> keys, Instant bucket) {
         HourEntries entries = current.get();
         if (entries.bucket().equals(bucket)) {
             keys.forEach(entries.byKey()::remove);
         }
     }
 
-    void remember(Map<BusinessKey, WindowStarts> starts, Instant bucket) {
+    void remember(Map<ScopeKey, WindowStarts> starts, Instant bucket) {
         if (maxKeys == 0 || starts.isEmpty()) {
             return;
         }
@@ -57,7 +57,7 @@ public class WindowStartsCache {
                 return;
             }
         }
-        for (Map.Entry<BusinessKey, WindowStarts> entry : starts.entrySet()) {
+        for (Map.Entry<ScopeKey, WindowStarts> entry : starts.entrySet()) {
             if (entries.byKey().size() >= maxKeys) {
                 return;
             }

@@ -7,11 +7,12 @@ import java.sql.SQLException;
 import java.time.OffsetDateTime;
 import java.util.UUID;
 
-/** risk_begin_batch_decision on a connection of the test's own, for the key (entity, CARD, OUT). */
+/** risk_begin_scoped_batch_decision on a connection of the test's own, for the key (entity, CARD, OUT). */
 final class BatchBegin {
 
     private static final String BEGIN =
-            "SELECT risk_begin_batch_decision(ARRAY[?]::uuid[], ARRAY['CARD'], ARRAY['OUT'])";
+            "SELECT decided_at FROM risk_begin_scoped_batch_decision(ARRAY[?]::uuid[], ARRAY['CARD'], ARRAY['OUT'], "
+                    + "'{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}')";
 
     private BatchBegin() {}
 

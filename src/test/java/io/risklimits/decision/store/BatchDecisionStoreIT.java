@@ -11,6 +11,7 @@ import io.risklimits.decision.DecisionJson;
 import io.risklimits.decision.Direction;
 import io.risklimits.decision.Limit;
 import io.risklimits.decision.Limits;
+import io.risklimits.decision.Scope;
 import io.risklimits.decision.Tally;
 import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.Usage;
@@ -117,7 +118,7 @@ class BatchDecisionStoreIT {
                 event(first), event(second), event(first), event(third), event(second), event(third), event(first));
 
         List<Decision> decisions = TestStores.batchDecisionStore(dataSource, Clock.systemUTC(), registry)
-                .decideAll(events, limitsByKey::get);
+                .decideAll(events, key -> key.scope() == Scope.KEY ? limitsByKey.get(key.businessKey()) : Limits.NONE);
 
         for (Decision decision : decisions) {
             BusinessKey key = decision.fields().businessKey().orElseThrow();

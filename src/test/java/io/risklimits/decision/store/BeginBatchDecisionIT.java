@@ -16,7 +16,7 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
 /**
- * risk_begin_batch_decision, the first statement of every batched decision: it refuses a
+ * risk_begin_scoped_batch_decision, the first statement of every batched decision: it refuses a
  * snapshot that could predate the locks, and the clock it returns is read after them.
  */
 class BeginBatchDecisionIT {

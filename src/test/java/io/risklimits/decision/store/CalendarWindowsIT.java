@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.risklimits.decision.BusinessKey;
+import io.risklimits.decision.ScopeKey;
 import io.risklimits.decision.Tally;
 import io.risklimits.decision.Usage;
 import io.risklimits.decision.Window;
@@ -217,17 +218,18 @@ class CalendarWindowsIT {
     }
 
     private void assertSameUsage(List<HistoryKey> keys, Instant hour, String when) {
-        List<BusinessKey> businessKeys = keys.stream().map(HistoryKey::key).toList();
-        Map<BusinessKey, Usage> read = reading.usageUpTo(businessKeys, hour).usage();
-        Map<BusinessKey, Usage> remembered =
+        List<ScopeKey> businessKeys =
+                keys.stream().map(HistoryKey::key).map(ScopeKey::of).toList();
+        Map<ScopeKey, Usage> read = reading.usageUpTo(businessKeys, hour).usage();
+        Map<ScopeKey, Usage> remembered =
                 remembering.usageUpTo(businessKeys, hour).usage();
         LocalDateTime inNewYork = LocalDateTime.ofInstant(hour, NEW_YORK.zone());
         for (HistoryKey key : keys) {
             Usage expected = summed.usageUpTo(key.key(), hour);
-            assertThat(read.get(key.key()))
+            assertThat(read.get(ScopeKey.of(key.key())))
                     .as("read in full at %s (%s in New York) %s, history %s", hour, inNewYork, when, key.history())
                     .isEqualTo(expected);
-            assertThat(remembered.get(key.key()))
+            assertThat(remembered.get(ScopeKey.of(key.key())))
                     .as("remembering at %s (%s in New York) %s, history %s", hour, inNewYork, when, key.history())
                     .isEqualTo(expected);
         }
@@ -260,9 +262,12 @@ class CalendarWindowsIT {
     private Usage usage(BusinessKey key, String hour) {
         Instant bucket = Instant.parse(hour);
         Usage expected = summed.usageUpTo(key, bucket);
-        assertThat(reading.usageUpTo(List.of(key), bucket).usage().get(key)).isEqualTo(expected);
-        assertThat(remembering.usageUpTo(List.of(key), bucket).usage().get(key)).isEqualTo(expected);
-        return remembering.usageUpTo(List.of(key), bucket).usage().get(key);
+        ScopeKey scopeKey = ScopeKey.of(key);
+        assertThat(reading.usageUpTo(List.of(scopeKey), bucket).usage().get(scopeKey))
+                .isEqualTo(expected);
+        assertThat(remembering.usageUpTo(List.of(scopeKey), bucket).usage().get(scopeKey))
+                .isEqualTo(expected);
+        return remembering.usageUpTo(List.of(scopeKey), bucket).usage().get(scopeKey);
     }
 
     private double rememberedKeys() {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Direction;
+import io.risklimits.decision.ScopeKey;
 import io.risklimits.decision.Tally;
 import io.risklimits.decision.Usage;
 import io.risklimits.decision.Window;
@@ -16,6 +17,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -91,15 +93,19 @@ class RememberedWindowStartsIT {
         BusinessKey outsideTheDay = keyWithHistory(false);
         BusinessKey withoutBuckets = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
 
-        Map<BusinessKey, Usage> usage = remembering
-                .usageUpTo(List.of(remembered, fresh, outsideTheDay, withoutBuckets), BUCKET)
+        Map<ScopeKey, Usage> usage = remembering
+                .usageUpTo(
+                        Stream.of(remembered, fresh, outsideTheDay, withoutBuckets)
+                                .map(ScopeKey::of)
+                                .toList(),
+                        BUCKET)
                 .usage();
 
         assertThat(usage)
-                .containsEntry(remembered, summed.usageUpTo(remembered, BUCKET))
-                .containsEntry(fresh, summed.usageUpTo(fresh, BUCKET))
-                .containsEntry(outsideTheDay, summed.usageUpTo(outsideTheDay, BUCKET))
-                .containsEntry(withoutBuckets, Usage.NONE);
+                .containsEntry(ScopeKey.of(remembered), summed.usageUpTo(remembered, BUCKET))
+                .containsEntry(ScopeKey.of(fresh), summed.usageUpTo(fresh, BUCKET))
+                .containsEntry(ScopeKey.of(outsideTheDay), summed.usageUpTo(outsideTheDay, BUCKET))
+                .containsEntry(ScopeKey.of(withoutBuckets), Usage.NONE);
     }
 
     /**
@@ -187,7 +193,7 @@ class RememberedWindowStartsIT {
     private int indexScansOfOneRead(BusinessKey key) {
         return transaction.execute(status -> {
             int before = indexScansInThisTransaction();
-            remembering.usageUpTo(List.of(key), BUCKET);
+            remembering.usageUpTo(List.of(ScopeKey.of(key)), BUCKET);
             return indexScansInThisTransaction() - before;
         });
     }
@@ -214,7 +220,7 @@ class RememberedWindowStartsIT {
     }
 
     private static Usage usage(RunningUsageRepository repository, BusinessKey key) {
-        return repository.usageUpTo(List.of(key), BUCKET).usage().get(key);
+        return repository.usageUpTo(List.of(ScopeKey.of(key)), BUCKET).usage().get(ScopeKey.of(key));
     }
 
     private void addToBucket(BusinessKey key, int hoursFromNow, long amount) {

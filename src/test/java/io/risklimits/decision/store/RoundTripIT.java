@@ -22,12 +22,14 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Statements sent in one round trip run in order, each with its own parameters and its own snapshot:
- * a read added after risk_begin_batch_decision runs under the locks it took.
+ * a read added after risk_begin_scoped_batch_decision runs under the locks it took.
  */
 class RoundTripIT {
 
     private static final String BEGIN = """
-            SELECT risk_begin_batch_decision(ARRAY[CAST(:entityId AS uuid)], ARRAY['CARD'], ARRAY['OUT'])
+            SELECT decided_at
+            FROM risk_begin_scoped_batch_decision(ARRAY[CAST(:entityId AS uuid)], ARRAY['CARD'], ARRAY['OUT'],
+                                                  '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}')
             """;
     private static final String COUNT_NOTES = "SELECT count(*) FROM round_trip_note WHERE entity_id = :entityId";
     private static final String ADD_NOTE = "INSERT INTO round_trip_note (entity_id) VALUES (:entityId)";

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Direction;
+import io.risklimits.decision.ScopeKey;
 import io.risklimits.decision.Tally;
 import io.risklimits.decision.WindowCalendar;
 import io.risklimits.support.TestInfrastructure;
@@ -144,17 +145,18 @@ class RunningTotalsIT {
 
         assertThatThrownBy(() -> transaction.executeWithoutResult(status -> {
                     db.queryForObject(
-                            "SELECT risk_begin_batch_decision(ARRAY[?]::uuid[], ARRAY['CARD'], ARRAY['OUT'])",
+                            "SELECT decided_at FROM risk_begin_scoped_batch_decision(ARRAY[?]::uuid[], ARRAY['CARD'], ARRAY['OUT'], "
+                                    + "'{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}')",
                             OffsetDateTime.class,
                             entity);
-                    Map<BusinessKey, LatestBucket> read =
-                            usage.usageUpTo(List.of(key), bucket).latestBuckets();
+                    Map<ScopeKey, LatestBucket> read =
+                            usage.usageUpTo(List.of(ScopeKey.of(key)), bucket).latestBuckets();
                     db.update(
                             "UPDATE risk_hourly_agg SET tx_count = tx_count WHERE entity_id = ? AND bucket_ts = ?",
                             entity,
                             START);
                     RoundTrip trip = new RoundTrip(db);
-                    buckets.addToBuckets(Map.of(key, new Tally(10, 1)), bucket, read, trip);
+                    buckets.addToBuckets(Map.of(ScopeKey.of(key), new Tally(10, 1)), bucket, read, trip);
                     trip.run();
                 }))
                 .isInstanceOf(JdbcUpdateAffectedIncorrectNumberOfRowsException.class);
@@ -252,8 +254,8 @@ class RunningTotalsIT {
     void theDecidersStatementRefusesToRunOutsideATransaction() {
         BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
 
-        assertThatThrownBy(() ->
-                        buckets.addToBuckets(Map.of(key, new Tally(1, 1)), Instant.now(), Map.of(), new RoundTrip(db)))
+        assertThatThrownBy(() -> buckets.addToBuckets(
+                        Map.of(ScopeKey.of(key), new Tally(1, 1)), Instant.now(), Map.of(), new RoundTrip(db)))
                 .isInstanceOf(IllegalStateException.class);
     }
 
@@ -275,14 +277,15 @@ class RunningTotalsIT {
     private void addAsTheBatchedDecider(UUID entity, Instant bucket, long amount) {
         BusinessKey key = new BusinessKey(entity, "CARD", Direction.OUT);
         db.queryForObject(
-                "SELECT risk_begin_batch_decision(ARRAY[?]::uuid[], ARRAY['CARD'], ARRAY['OUT'])",
+                "SELECT decided_at FROM risk_begin_scoped_batch_decision(ARRAY[?]::uuid[], ARRAY['CARD'], ARRAY['OUT'], "
+                        + "'{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}')",
                 OffsetDateTime.class,
                 entity);
         RoundTrip trip = new RoundTrip(db);
         buckets.addToBuckets(
-                Map.of(key, new Tally(amount, 1)),
+                Map.of(ScopeKey.of(key), new Tally(amount, 1)),
                 bucket,
-                usage.usageUpTo(List.of(key), bucket).latestBuckets(),
+                usage.usageUpTo(List.of(ScopeKey.of(key)), bucket).latestBuckets(),
                 trip);
         trip.run();
     }

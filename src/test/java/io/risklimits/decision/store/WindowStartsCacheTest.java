@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.risklimits.decider.DeciderProperties;
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Direction;
+import io.risklimits.decision.ScopeKey;
 import io.risklimits.decision.Tally;
 import io.risklimits.decision.Usage;
 import io.risklimits.decision.Window;
@@ -21,7 +22,7 @@ class WindowStartsCacheTest {
     private static final Instant TEN_O_CLOCK = Instant.parse("2026-11-23T10:00:00Z");
     private static final Instant ELEVEN_O_CLOCK = Instant.parse("2026-11-23T11:00:00Z");
 
-    private final BusinessKey key = key();
+    private final ScopeKey key = key();
     private final WindowStarts starts = starts(100, 2);
 
     @Test
@@ -47,7 +48,7 @@ class WindowStartsCacheTest {
     void aNewHourDropsTheEntriesOfTheHourBefore() {
         WindowStartsCache cache = new WindowStartsCache(10);
         cache.remember(Map.of(key, starts), TEN_O_CLOCK);
-        BusinessKey other = key();
+        ScopeKey other = key();
 
         cache.remember(Map.of(other, starts(5, 1)), ELEVEN_O_CLOCK);
 
@@ -58,7 +59,7 @@ class WindowStartsCacheTest {
     @Test
     void noMoreKeysThanTheLimitAreKept() {
         WindowStartsCache cache = new WindowStartsCache(2);
-        Map<BusinessKey, WindowStarts> read = new LinkedHashMap<>();
+        Map<ScopeKey, WindowStarts> read = new LinkedHashMap<>();
         for (int i = 0; i < 5; i++) {
             read.put(key(), starts(i, i));
         }
@@ -149,7 +150,7 @@ class WindowStartsCacheTest {
         return new WindowStarts(byWindow);
     }
 
-    private static BusinessKey key() {
-        return new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+    private static ScopeKey key() {
+        return ScopeKey.of(new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT));
     }
 }
