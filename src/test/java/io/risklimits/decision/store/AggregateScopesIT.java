@@ -1,0 +1,303 @@
+package io.risklimits.decision.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.risklimits.decision.BusinessKey;
+import io.risklimits.decision.Decision;
+import io.risklimits.decision.Direction;
+import io.risklimits.decision.EventType;
+import io.risklimits.decision.Limit;
+import io.risklimits.decision.Limits;
+import io.risklimits.decision.Reason;
+import io.risklimits.decision.Scope;
+import io.risklimits.decision.ScopeKey;
+import io.risklimits.decision.Tally;
+import io.risklimits.decision.TransactionEvent;
+import io.risklimits.decision.Verdict;
+import io.risklimits.decision.Window;
+import io.risklimits.support.TestInfrastructure;
+import java.sql.Connection;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import javax.sql.DataSource;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
+
+/**
+ * Limits and usage at the entity, account-channel and account scopes through the batched store against
+ * a real PostgreSQL: every authorization counted at each scope it belongs to, approved only when every
+ * scope admits it, a reversal released where its original was counted, and the locks of every scope key
+ * a batch writes held by it.
+ */
+class AggregateScopesIT {
+
+    private static final Limits THOUSAND_A_DAY = new Limits(Map.of(Window.DAY, new Limit(1_000L, 100L)));
+
+    private final DataSource dataSource = TestInfrastructure.get().dataSource();
+    private final JdbcTemplate db = new JdbcTemplate(dataSource);
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    private final BatchDecisionStore store = TestStores.batchDecisionStore(dataSource, Clock.systemUTC(), meters);
+
+    @Test
+    void twoCardsOfOneAccountNeverTogetherPassTheAccountsLimit() {
+        UUID account = UUID.randomUUID();
+        BusinessKey firstCard = newKey("CARD");
+        BusinessKey secondCard = newKey("CARD");
+        Function<ScopeKey, Limits> accountLimit = limitAt(Scope.ACCOUNT, THOUSAND_A_DAY);
+
+        Decision first = decide(authorization(firstCard, 600, account), accountLimit);
+        Decision second = decide(authorization(secondCard, 600, account), accountLimit);
+        Decision fits = decide(authorization(secondCard, 400, account), accountLimit);
+
+        assertThat(first.verdict()).isEqualTo(Verdict.APPROVED);
+        assertThat(second.verdict()).isEqualTo(Verdict.REJECTED);
+        assertThat(second.reason()).isEqualTo(Reason.ACCOUNT_LIMIT_DAY_AMOUNT);
+        assertThat(second.scopes()).singleElement().satisfies(check -> {
+            assertThat(check.scope()).isEqualTo(Scope.ACCOUNT);
+            assertThat(check.usage().of(Window.DAY)).isEqualTo(new Tally(600, 1));
+        });
+        assertThat(second.usage().of(Window.DAY))
+                .as("the second card's own usage")
+                .isEqualTo(Tally.ZERO);
+        assertThat(fits.verdict()).isEqualTo(Verdict.APPROVED);
+        assertThat(bucketSum(new ScopeKey(Scope.ACCOUNT, account, ScopeKey.ALL_CHANNELS, Direction.OUT)))
+                .isEqualTo(new Tally(1_000, 2));
+    }
+
+    @Test
+    void inOneBatchTheSecondCardSeesWhatTheFirstTook() {
+        UUID account = UUID.randomUUID();
+        BusinessKey firstCard = newKey("CARD");
+        BusinessKey secondCard = newKey("CARD");
+
+        List<Decision> decisions = store.decideAll(
+                List.of(authorization(firstCard, 600, account), authorization(secondCard, 600, account)),
+                limitAt(Scope.ACCOUNT_CHANNEL, THOUSAND_A_DAY));
+
+        assertThat(decisions).extracting(Decision::verdict).containsExactly(Verdict.APPROVED, Verdict.REJECTED);
+        assertThat(decisions.get(1).reason()).isEqualTo(Reason.ACCOUNT_CHANNEL_LIMIT_DAY_AMOUNT);
+    }
+
+    @Test
+    void theEntityScopeAddsUpEveryChannelOfTheEntity() {
+        UUID entity = UUID.randomUUID();
+        BusinessKey card = new BusinessKey(entity, "CARD", Direction.OUT);
+        BusinessKey ach = new BusinessKey(entity, "ACH", Direction.OUT);
+        BusinessKey incoming = new BusinessKey(entity, "ACH", Direction.IN);
+        Function<ScopeKey, Limits> entityLimit = limitAt(Scope.ENTITY, THOUSAND_A_DAY);
+
+        assertThat(decide(authorization(card, 600, null), entityLimit).verdict())
+                .isEqualTo(Verdict.APPROVED);
+        Decision second = decide(authorization(ach, 600, null), entityLimit);
+        Decision otherDirection = decide(authorization(incoming, 600, null), entityLimit);
+
+        assertThat(second.reason()).isEqualTo(Reason.ENTITY_LIMIT_DAY_AMOUNT);
+        assertThat(otherDirection.verdict())
+                .as("the entity's other direction is a scope key of its own")
+                .isEqualTo(Verdict.APPROVED);
+    }
+
+    @Test
+    void usageIsCountedAtEveryScopeBeforeAnyLimitExistsThere() {
+        UUID account = UUID.randomUUID();
+        BusinessKey card = newKey("CARD");
+        decide(authorization(card, 700, account), anyKey -> Limits.NONE);
+
+        Decision later = decide(authorization(newKey("ACH"), 700, account), limitAt(Scope.ACCOUNT, THOUSAND_A_DAY));
+
+        assertThat(later.reason()).isEqualTo(Reason.ACCOUNT_LIMIT_DAY_AMOUNT);
+        assertThat(bucketSum(new ScopeKey(Scope.ENTITY, card.entityId(), ScopeKey.ALL_CHANNELS, Direction.OUT)))
+                .isEqualTo(new Tally(700, 1));
+        assertThat(bucketSum(new ScopeKey(Scope.ACCOUNT_CHANNEL, account, "CARD", Direction.OUT)))
+                .isEqualTo(new Tally(700, 1));
+    }
+
+    @Test
+    void aReversalWithoutAnAccountReleasesAtEveryScopeItsOriginalWasCountedAt() {
+        UUID account = UUID.randomUUID();
+        BusinessKey card = newKey("CARD");
+        TransactionEvent original = authorization(card, 1_000, account);
+        decide(original, anyKey -> Limits.NONE);
+
+        Decision released = decide(reversal(card, original, 1_000, null), anyKey -> Limits.NONE);
+
+        assertThat(released.verdict()).isEqualTo(Verdict.RELEASED);
+        for (ScopeKey countedAt : ScopeKey.countedAt(card, account)) {
+            if (countedAt.scope() != Scope.KEY) {
+                assertThat(bucketSum(countedAt)).as(countedAt.toString()).isEqualTo(Tally.ZERO);
+            }
+        }
+        assertThat(decide(authorization(newKey("CARD"), 1_000, account), limitAt(Scope.ACCOUNT, THOUSAND_A_DAY))
+                        .verdict())
+                .isEqualTo(Verdict.APPROVED);
+    }
+
+    @Test
+    void aReversalNamingAnotherAccountReleasesWhereItsOriginalWasCounted() {
+        UUID account = UUID.randomUUID();
+        UUID otherAccount = UUID.randomUUID();
+        BusinessKey card = newKey("CARD");
+        TransactionEvent original = authorization(card, 500, account);
+        decide(original, anyKey -> Limits.NONE);
+        decide(authorization(newKey("CARD"), 200, otherAccount), anyKey -> Limits.NONE);
+
+        decide(reversal(card, original, 500, otherAccount), anyKey -> Limits.NONE);
+
+        assertThat(bucketSum(new ScopeKey(Scope.ACCOUNT, account, ScopeKey.ALL_CHANNELS, Direction.OUT)))
+                .isEqualTo(Tally.ZERO);
+        assertThat(bucketSum(new ScopeKey(Scope.ACCOUNT, otherAccount, ScopeKey.ALL_CHANNELS, Direction.OUT)))
+                .isEqualTo(new Tally(200, 1));
+    }
+
+    @Test
+    void aReversalEarlyInAPollFreesRoomAtTheAccountForAnotherCardLaterInThePoll() {
+        UUID account = UUID.randomUUID();
+        BusinessKey firstCard = newKey("CARD");
+        TransactionEvent original = authorization(firstCard, 1_000, account);
+        Function<ScopeKey, Limits> accountLimit = limitAt(Scope.ACCOUNT, THOUSAND_A_DAY);
+        decide(original, accountLimit);
+
+        List<Decision> poll = store.decideAll(
+                List.of(reversal(firstCard, original, 1_000, null), authorization(newKey("ACH"), 1_000, account)),
+                accountLimit);
+
+        assertThat(poll).extracting(Decision::verdict).containsExactly(Verdict.RELEASED, Verdict.APPROVED);
+    }
+
+    /**
+     * The original is committed while the reversal's batch waits for the original's business key (by the
+     * holder of its lock, as another worker would), so the batch's first statement could not find the
+     * original's account: the batch is rolled back and decided again with the account's scopes locked
+     * before it releases there.
+     */
+    @Test
+    void anOriginalCommittedWhileTheReversalWaitedHasItsAccountLockedBeforeTheRelease() throws Exception {
+        UUID account = UUID.randomUUID();
+        BusinessKey card = newKey("CARD");
+        TransactionEvent original = authorization(card, 800, account);
+        CompletableFuture<Decision> released;
+        try (Connection holder = dataSource.getConnection()) {
+            holder.setAutoCommit(false);
+            BatchBegin.begin(holder, card.entityId());
+            released = CompletableFuture.supplyAsync(
+                    () -> decide(reversal(card, original, 800, null), anyKey -> Limits.NONE));
+            Awaitility.await().atMost(30, TimeUnit.SECONDS).until(() -> waitingForAnAdvisoryLock() > 0);
+            fileApprovedOriginal(holder, original);
+            holder.commit();
+        }
+
+        assertThat(released.get(30, TimeUnit.SECONDS).verdict()).isEqualTo(Verdict.RELEASED);
+        assertThat(meters.counter("risk.decider.batch.relock.retries").count()).isEqualTo(1.0);
+        for (ScopeKey countedAt : ScopeKey.countedAt(card, account)) {
+            if (countedAt.scope() != Scope.KEY) {
+                assertThat(bucketSum(countedAt)).as(countedAt.toString()).isEqualTo(Tally.ZERO);
+            }
+        }
+    }
+
+    // what a batch that approved the authorization writes: its audit row and its buckets at every scope,
+    // the running totals left to the triggers
+    private static void fileApprovedOriginal(Connection connection, TransactionEvent original) throws Exception {
+        JdbcTemplate holder = new JdbcTemplate(new SingleConnectionDataSource(connection, true));
+        BusinessKey key = original.businessKey();
+        holder.queryForObject("SELECT set_config('risk.running_totals_written_by', '', true)", String.class);
+        holder.update(
+                """
+                INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
+                                              decision, amount, currency, occurred_at, decided_at, type, account_id)
+                VALUES (?, ?, ?, ?, date_trunc('hour', now() AT TIME ZONE 'UTC'), 'APPROVED', ?, 'USD', now(), now(),
+                        'AUTHORIZATION', ?)
+                """,
+                key.entityId(),
+                key.channel(),
+                key.direction().name(),
+                original.dedupeId(),
+                original.amount(),
+                original.accountId());
+        holder.update("""
+                INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count)
+                VALUES (?, ?, ?, date_trunc('hour', now() AT TIME ZONE 'UTC'), ?, 1)
+                """, key.entityId(), key.channel(), key.direction().name(), original.amount());
+        for (ScopeKey countedAt : original.scopeKeys()) {
+            if (countedAt.scope() != Scope.KEY) {
+                holder.update(
+                        """
+                        INSERT INTO risk_scope_hourly_agg (scope, owner_id, channel_code, direction_code, bucket_ts,
+                                                           sum_amount, tx_count)
+                        VALUES (?, ?, ?, ?, date_trunc('hour', now() AT TIME ZONE 'UTC'), ?, 1)
+                        """,
+                        countedAt.scope().label(),
+                        countedAt.owner(),
+                        countedAt.channel(),
+                        countedAt.direction().name(),
+                        original.amount());
+            }
+        }
+    }
+
+    private int waitingForAnAdvisoryLock() {
+        return db.queryForObject(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted", Integer.class);
+    }
+
+    private Decision decide(TransactionEvent event, Function<ScopeKey, Limits> limits) {
+        return store.decideAll(List.of(event), limits).get(0);
+    }
+
+    /** The given limits at one scope, none at the others. */
+    private static Function<ScopeKey, Limits> limitAt(Scope scope, Limits limits) {
+        return key -> key.scope() == scope ? limits : Limits.NONE;
+    }
+
+    private Tally bucketSum(ScopeKey key) {
+        return db.queryForObject(
+                """
+                SELECT coalesce(sum(sum_amount), 0), coalesce(sum(tx_count), 0)
+                FROM risk_scope_hourly_agg
+                WHERE scope = ? AND owner_id = ? AND channel_code = ? AND direction_code = ?
+                """,
+                (rs, row) -> new Tally(rs.getLong(1), rs.getLong(2)),
+                key.scope().label(),
+                key.owner(),
+                key.channel(),
+                key.direction().name());
+    }
+
+    private static BusinessKey newKey(String channel) {
+        return new BusinessKey(UUID.randomUUID(), channel, Direction.OUT);
+    }
+
+    private static TransactionEvent authorization(BusinessKey key, long amount, UUID account) {
+        return new TransactionEvent(
+                UUID.randomUUID(),
+                key,
+                amount,
+                "USD",
+                Instant.now().truncatedTo(ChronoUnit.MICROS),
+                EventType.AUTHORIZATION,
+                null,
+                account);
+    }
+
+    private static TransactionEvent reversal(BusinessKey key, TransactionEvent original, long amount, UUID account) {
+        return new TransactionEvent(
+                UUID.randomUUID(),
+                key,
+                amount,
+                "USD",
+                Instant.now().truncatedTo(ChronoUnit.MICROS),
+                EventType.REVERSAL,
+                original.dedupeId(),
+                account);
+    }
+}
