@@ -33,12 +33,13 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Lock-and-decide for a whole poll in one READ COMMITTED transaction: the advisory locks of all its
- * business keys (one sorted order, so batches cannot deadlock), the usage of every key and the
- * originals of its reversals in set-based reads, the decisions made in event order in memory ({@link
- * InOrderDecisions}), then the buckets, the releases and the audit rows written in bulk. Three round
- * trips: the locks with the reads ({@link RoundTrip}), the writes, the commit. The poll's INVALID events
- * that have a readable business key are filed in the same transaction, in their place in the order, so
- * an event after one in the poll finds it decided, as it would in a later poll.
+ * business keys and scope keys (the entity and account scopes its events count at, docs/adr/0005; one
+ * sorted order, so batches cannot deadlock), the usage of every scope key and the originals of its
+ * reversals in set-based reads, the decisions made in event order in memory ({@link InOrderDecisions}),
+ * then the buckets, the releases and the audit rows written in bulk. Three round trips: the locks with
+ * the reads ({@link RoundTrip}), the writes, the commit. The poll's INVALID events that have a readable
+ * business key are filed in the same transaction, in their place in the order, so an event after one in
+ * the poll finds it decided, as it would in a later poll.
  *
  * <p>Events already decided (redelivered after a crash or a rebalance) are rare, so a batch first
  * assumes there are none and does not read the stored decisions: if one was stored, the audit insert
