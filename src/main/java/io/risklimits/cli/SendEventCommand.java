@@ -68,6 +68,11 @@ final class SendEventCommand implements Callable<Integer> {
     String reverses;
 
     @Option(
+            names = "--account",
+            description = "the account the entity belongs to: the event also counts at the account's scopes")
+    String account;
+
+    @Option(
             names = "--transactions-topic",
             defaultValue = "${env:RISK_TOPICS_TRANSACTIONS:-risk.transactions}",
             description = "(default: $RISK_TOPICS_TRANSACTIONS, else ${DEFAULT-VALUE})")
@@ -124,6 +129,9 @@ final class SendEventCommand implements Callable<Integer> {
         }
         if (reverses != null) {
             event.put("reverses", reverses);
+        }
+        if (account != null) {
+            event.put("account_id", account);
         }
         return event;
     }
