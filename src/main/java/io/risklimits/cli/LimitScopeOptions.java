@@ -5,7 +5,7 @@ import io.risklimits.limits.LimitRow;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** The scope and window of one risk_limit row, as limits set and limits unset take them. */
+/** The row scope and window of one risk_limit row, as limits set and limits unset take them. */
 final class LimitScopeOptions {
 
     @Mixin
@@ -30,6 +30,15 @@ final class LimitScopeOptions {
     }
 
     LimitRow row(long maxAmount, long maxCount) {
-        return new LimitRow(scope.channel, scope.direction, scope.entityId, window, maxAmount, maxCount, mode());
+        return new LimitRow(
+                scope.channel,
+                scope.direction,
+                scope.entityId,
+                window,
+                maxAmount,
+                maxCount,
+                mode(),
+                scope.scope,
+                scope.accountId);
     }
 }

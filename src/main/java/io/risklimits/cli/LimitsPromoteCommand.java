@@ -11,9 +11,10 @@ import picocli.CommandLine.Spec;
 
 @Command(
         name = "promote",
-        description = "Enforces a scope's shadow limits: in one transaction each of its shadow rows becomes the"
-                + " scope's enforced row of that window (replacing the one there was) and the shadow rows are"
-                + " gone; the scope's other enforced rows stay.")
+        description = "Enforces the shadow limits of one row scope (scope, channel, direction, owner): in one"
+                + " transaction each of its shadow rows becomes its enforced row of that window (replacing the one"
+                + " there was) and the shadow rows are gone; its other enforced rows, and every other row scope's"
+                + " rows, stay.")
 final class LimitsPromoteCommand implements Callable<Integer> {
 
     @Spec
@@ -27,9 +28,10 @@ final class LimitsPromoteCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        scope.check(spec.commandLine());
         List<Window> promoted;
         try (Database db = database.open()) {
-            promoted = new LimitRows(db.jdbc()).promote(scope);
+            promoted = new LimitRows(db.jdbc()).promote(scope.rowScope());
         }
         if (promoted.isEmpty()) {
             throw new CommandFailed("no shadow limit rows for " + scope.describe());

@@ -41,12 +41,13 @@ final class LimitsSetCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        limit.scope.check(spec.commandLine());
         LimitRow row = limit.row(maxAmount, maxCount);
         Optional<LimitRows.Stored> before;
         try (Database db = database.open()) {
             LimitRows rows = new LimitRows(db.jdbc());
             // read first only to tell the operator what was replaced; the upsert itself is atomic
-            before = rows.find(limit.row(maxAmount, maxCount));
+            before = rows.find(row);
             rows.upsert(row);
         }
         PrintWriter out = spec.commandLine().getOut();

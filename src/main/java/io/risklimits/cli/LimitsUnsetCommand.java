@@ -24,6 +24,7 @@ final class LimitsUnsetCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        limit.scope.check(spec.commandLine());
         String scope = limit.scope.describe();
         boolean deleted;
         try (Database db = database.open()) {

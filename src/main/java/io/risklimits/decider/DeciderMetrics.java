@@ -5,6 +5,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.Outcome;
+import io.risklimits.decision.Reason;
+import io.risklimits.decision.Scope;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -12,7 +14,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * The decider's meters on the Kafka side, named once so the dashboard (docs/grafana) and the code
- * cannot drift apart. Tags are bounded: type, decision and reason take a handful of values each.
+ * cannot drift apart. Tags are bounded: type, decision, reason and scope take a handful of values each.
  */
 @Component
 class DeciderMetrics {
@@ -23,7 +25,7 @@ class DeciderMetrics {
     private final Timer publishWait;
     private final Counter releasedAmount;
     private final Counter dedupeConflicts;
-    // one counter per (decision, reason, replayed), found without a registry lookup per decision
+    // one counter per (type, decision, reason, replayed), found without a registry lookup per decision
     private final Map<String, Counter> decisions = new ConcurrentHashMap<>();
     // decisions under shadow limits per scope, and those the shadow limits would have changed
     private final Map<String, Counter> shadowEvaluated = new ConcurrentHashMap<>();
@@ -60,6 +62,7 @@ class DeciderMetrics {
     /** Counts a decision message confirmed by the broker. */
     void published(Decision decision, long recordTimestampMillis) {
         String reason = decision.reason() == null ? "none" : decision.reason().name();
+        String scope = scopeOf(decision.reason());
         String type = decision.fields().type() == null
                 ? "none"
                 : decision.fields().type().name();
@@ -71,6 +74,7 @@ class DeciderMetrics {
                                 .tag("type", type)
                                 .tag("decision", decision.verdict().name())
                                 .tag("reason", reason)
+                                .tag("scope", scope)
                                 .tag("replayed", Boolean.toString(decision.replayed()))
                                 .register(meters))
                 .increment();
@@ -88,6 +92,23 @@ class DeciderMetrics {
         if (recordTimestampMillis > 0) {
             latency.record(Duration.ofMillis(Math.max(0, System.currentTimeMillis() - recordTimestampMillis)));
         }
+    }
+
+    /**
+     * The scope whose limit a rejection is for, as its reason names it (LIMIT_... the key's,
+     * ENTITY_LIMIT_... the entity's, ...); "none" for a decision no limit rejected.
+     */
+    private static String scopeOf(Reason reason) {
+        if (reason == null) {
+            return "none";
+        }
+        for (Scope scope : Scope.values()) {
+            String prefix = scope == Scope.KEY ? "LIMIT_" : scope.name() + "_LIMIT_";
+            if (reason.name().startsWith(prefix)) {
+                return scope.label();
+            }
+        }
+        return "none";
     }
 
     // scope: the business key's channel/direction; reason: the shadow limits' reason when they would

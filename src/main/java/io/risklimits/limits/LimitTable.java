@@ -54,7 +54,12 @@ public final class LimitTable {
 
     /** The enforced row that wins for each window, so an operator can see where a limit comes from; absent: unlimited. */
     public Map<Window, LimitRow> winningRows(BusinessKey key) {
-        return enforced.winningRows(ScopeKey.of(key));
+        return winningRows(ScopeKey.of(key));
+    }
+
+    /** The enforced row that wins for each window at the scope key; absent: unlimited. */
+    public Map<Window, LimitRow> winningRows(ScopeKey key) {
+        return enforced.winningRows(key);
     }
 
     /**
@@ -62,8 +67,12 @@ public final class LimitTable {
      * empty when no shadow row matches the key.
      */
     public Map<Window, LimitRow> shadowSetRows(BusinessKey key) {
-        ScopeKey scopeKey = ScopeKey.of(key);
-        return shadowSet(enforced.winningRows(scopeKey), shadow.winningRows(scopeKey));
+        return shadowSetRows(ScopeKey.of(key));
+    }
+
+    /** {@link #shadowSetRows(BusinessKey)} at the scope key. */
+    public Map<Window, LimitRow> shadowSetRows(ScopeKey key) {
+        return shadowSet(enforced.winningRows(key), shadow.winningRows(key));
     }
 
     /**

@@ -30,6 +30,16 @@ class CliArgumentsTest {
             limits unset --channel CARD --direction OUT                                                      | --window
             limits show --direction OUT                                                                      | need --channel
             limits show --channel CARD --entity 6f1c1a9e-3d2b-4c1e-9a47                                      | is not a UUID
+            limits set --scope team --channel CARD --direction OUT --window 24h --max-amount 1 --max-count 1 | expected key, entity, account_channel or account but was 'team'
+            limits set --channel CARD --direction OUT --window 24h --max-amount 1 --max-count 1 --account 6f1c1a9e-3d2b-4c1e-9a47-2b5f0c7d8e11 | --account is for the account_channel and account scopes
+            limits set --scope entity --channel * --direction OUT --window 24h --max-amount 1 --max-count 1 --account 6f1c1a9e-3d2b-4c1e-9a47-2b5f0c7d8e11 | --account is for the account_channel and account scopes
+            limits set --scope account --channel * --direction OUT --window 24h --max-amount 1 --max-count 1 --entity 6f1c1a9e-3d2b-4c1e-9a47-2b5f0c7d8e11 | --entity is for the key and entity scopes
+            limits unset --scope account_channel --channel CARD --direction OUT --window 24h --entity 6f1c1a9e-3d2b-4c1e-9a47-2b5f0c7d8e11 | --entity is for the key and entity scopes
+            limits set --scope entity --channel CARD --direction OUT --window 24h --max-amount 1 --max-count 1 | the entity scope takes --channel *: the entity and account scopes add up every channel
+            limits promote --scope account --channel ATM --direction OUT                                    | the account scope takes --channel *: the entity and account scopes add up every channel
+            limits show --scope entity --channel CARD                                                        | the entity scope takes no --channel: the entity and account scopes add up every channel
+            limits show --account 6f1c1a9e-3d2b-4c1e-9a47-2b5f0c7d8e11 --channel CARD                        | --account is for the account_channel and account scopes
+            limits show --scope account_channel --account 6f1c1a9e-3d2b-4c1e-9a47-2b5f0c7d8e11               | need --channel
             explain not-a-uuid                                                                               | 'not-a-uuid' is not a UUID
             explain                                                                                          | DEDUPE_ID
             archive --window-minutes 0                                                                       | --window-minutes must be 1 .. 1440

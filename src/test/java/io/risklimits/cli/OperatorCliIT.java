@@ -82,7 +82,8 @@ class OperatorCliIT {
         CliRun show = database("limits", "show");
         assertThat(show.exitCode()).as(show.toString()).isZero();
         assertThat(show.out().lines())
-                .anyMatch(line -> line.matches(channel + "\\s+OUT\\s+-\\s+24h\\s+enforce\\s+5000\\s+1\\s+\\S+"));
+                .anyMatch(line ->
+                        line.matches("key\\s+" + channel + "\\s+OUT\\s+-\\s+-\\s+24h\\s+enforce\\s+5000\\s+1\\s+\\S+"));
         awaitLimitInForce(entity, channel, new Limit(5000L, 1L));
 
         CliRun first = sendEvent(entity, channel, UUID.randomUUID(), 1000);

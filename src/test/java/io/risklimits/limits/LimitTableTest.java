@@ -9,6 +9,9 @@ import io.risklimits.decision.LimitPolicy;
 import io.risklimits.decision.Limits;
 import io.risklimits.decision.Outcome;
 import io.risklimits.decision.Reason;
+import io.risklimits.decision.Scope;
+import io.risklimits.decision.ScopeCheck;
+import io.risklimits.decision.ScopeKey;
 import io.risklimits.decision.Tally;
 import io.risklimits.decision.Usage;
 import io.risklimits.decision.Window;
@@ -21,6 +24,9 @@ class LimitTableTest {
 
     private static final UUID ENTITY = UUID.fromString("6f1c1a9e-3d2b-4c1e-9a47-2b5f0c7d8e11");
     private static final BusinessKey CARD_OUT = new BusinessKey(ENTITY, "CARD", Direction.OUT);
+    private static final UUID ACCOUNT = UUID.fromString("0b3e8c52-7d14-4f2a-b6c9-1e5d7a9f3c20");
+    // an account's key scopes, and the entity's, of an event of CARD_OUT that names ACCOUNT
+    private static final List<ScopeKey> COUNTED_AT = ScopeKey.countedAt(CARD_OUT, ACCOUNT);
 
     private static final LimitRow DEFAULT_24H = new LimitRow("*", "*", null, Window.LAST_24_HOURS, 1_000_000, 100);
     private static final LimitRow DEFAULT_7D = new LimitRow("*", "*", null, Window.LAST_7_DAYS, 5_000_000, 500);
@@ -155,6 +161,80 @@ class LimitTableTest {
         assertThat(table.limitsFor(CARD_OUT).of(Window.TXN)).isEqualTo(new Limit(500L, null));
     }
 
+    @Test
+    void rowsOfOneScopeNeverApplyAtAnotherScope() {
+        LimitTable table = new LimitTable(List.of(
+                scoped(Scope.KEY, "CARD", ENTITY, null, 1),
+                scoped(Scope.ENTITY, "*", ENTITY, null, 2),
+                scoped(Scope.ACCOUNT_CHANNEL, "CARD", null, ACCOUNT, 3),
+                scoped(Scope.ACCOUNT, "*", null, ACCOUNT, 4)));
+
+        for (ScopeKey key : COUNTED_AT) {
+            long expected = key.scope().ordinal() + 1;
+            assertThat(table.limitsFor(key).byWindow())
+                    .as("the limits at the %s scope", key.scope().label())
+                    .containsOnly(Map.entry(Window.LAST_24_HOURS, new Limit(expected, expected)));
+        }
+        // an owner id means nothing at a scope of the other kind of owner, even when the ids are equal
+        ScopeKey accountNamedLikeTheEntity = new ScopeKey(Scope.ACCOUNT, ENTITY, "*", Direction.OUT);
+        assertThat(table.limitsFor(accountNamedLikeTheEntity).byWindow()).isEmpty();
+    }
+
+    @Test
+    void anAccountOverrideBeatsTheRowForEveryAccountAtItsScope() {
+        LimitTable table = new LimitTable(List.of(
+                scoped(Scope.ACCOUNT, "*", null, null, 100),
+                scoped(Scope.ACCOUNT, "*", null, ACCOUNT, 7),
+                scoped(Scope.ACCOUNT_CHANNEL, "*", null, null, 50),
+                scoped(Scope.ACCOUNT_CHANNEL, "CARD", null, null, 40)));
+        ScopeKey otherAccount = new ScopeKey(Scope.ACCOUNT, UUID.randomUUID(), "*", Direction.OUT);
+        ScopeKey accountOnAch = new ScopeKey(Scope.ACCOUNT_CHANNEL, ACCOUNT, "ACH", Direction.OUT);
+
+        assertThat(table.limitsFor(COUNTED_AT.get(3)).of(Window.LAST_24_HOURS)).isEqualTo(new Limit(7L, 7L));
+        assertThat(table.limitsFor(otherAccount).of(Window.LAST_24_HOURS)).isEqualTo(new Limit(100L, 100L));
+        assertThat(table.limitsFor(COUNTED_AT.get(2)).of(Window.LAST_24_HOURS))
+                .as("the CARD row beats the * row at the account_channel scope")
+                .isEqualTo(new Limit(40L, 40L));
+        assertThat(table.limitsFor(accountOnAch).of(Window.LAST_24_HOURS))
+                .as("a * row of the account_channel scope limits each channel apart")
+                .isEqualTo(new Limit(50L, 50L));
+    }
+
+    @Test
+    void shadowRowsReplaceEnforcedRowsWithinTheirOwnScopeOnly() {
+        LimitTable table = new LimitTable(List.of(
+                scoped(Scope.KEY, "CARD", null, null, 1_000),
+                scoped(Scope.ENTITY, "*", ENTITY, null, 500),
+                shadow(scoped(Scope.ENTITY, "*", null, null, 2_000)),
+                scoped(Scope.ACCOUNT, "*", null, null, 800),
+                shadow(scoped(Scope.ACCOUNT, "*", null, null, 300))));
+        List<ScopeCheck> checks = COUNTED_AT.stream()
+                .map(key -> new ScopeCheck(
+                        key.scope(), new Usage(Map.of(Window.LAST_24_HOURS, new Tally(0, 0))), table.limitsFor(key)))
+                .toList();
+
+        assertThat(table.limitsFor(COUNTED_AT.get(0)).shadow())
+                .as("no shadow row of the key scope")
+                .isNull();
+        assertThat(table.limitsFor(COUNTED_AT.get(1)).shadow().of(Window.LAST_24_HOURS))
+                .as("the entity's enforced override is more specific than the entity scope's shadow row")
+                .isEqualTo(new Limit(500L, 500L));
+        assertThat(table.limitsFor(COUNTED_AT.get(3)).shadow().of(Window.LAST_24_HOURS))
+                .isEqualTo(new Limit(300L, 300L));
+        assertThat(LimitPolicy.decide(400, checks)).isEqualTo(Outcome.approved());
+        assertThat(LimitPolicy.decideShadow(400, checks))
+                .isEqualTo(Outcome.rejectedFor(Reason.ACCOUNT_LIMIT_24H_AMOUNT));
+        assertThat(LimitPolicy.decideShadow(600, checks))
+                .as("the scopes are checked in order, the entity's first")
+                .isEqualTo(Outcome.rejectedFor(Reason.ENTITY_LIMIT_24H_AMOUNT));
+    }
+
+    /** An enforced 24h row of the scope, direction OUT, whose amount and count are both limit. */
+    private static LimitRow scoped(Scope scope, String channel, UUID entity, UUID account, long limit) {
+        return new LimitRow(
+                channel, "OUT", entity, Window.LAST_24_HOURS, limit, limit, LimitRow.Mode.ENFORCE, scope, account);
+    }
+
     private static LimitRow shadow(LimitRow row) {
         return new LimitRow(
                 row.channel(),
@@ -163,6 +243,8 @@ class LimitTableTest {
                 row.window(),
                 row.maxAmount(),
                 row.maxCount(),
-                LimitRow.Mode.SHADOW);
+                LimitRow.Mode.SHADOW,
+                row.scope(),
+                row.accountId());
     }
 }

@@ -88,6 +88,11 @@ class MetricsAndHealthIT {
             assertThat(decisions(metrics, "APPROVED", "none", true)).isEqualTo(1);
             assertThat(decisions(metrics, "INVALID", "INVALID_REQUEST", false)).isEqualTo(1);
             assertThat(metrics.value("risk_decisions_total")).isEqualTo(5);
+            // the rejection was for a limit of the business key; no other decision names a scope
+            assertThat(metrics.value("risk_decisions_total", Map.of("decision", "REJECTED", "scope", "key")))
+                    .isEqualTo(1);
+            assertThat(metrics.value("risk_decisions_total", Map.of("scope", "none")))
+                    .isEqualTo(4);
             assertThat(metrics.value("risk_decider_dedupe_hits_total")).isEqualTo(1);
             assertThat(metrics.value("risk_dead_letters_total", Map.of("kind", "invalid")))
                     .isEqualTo(1);
