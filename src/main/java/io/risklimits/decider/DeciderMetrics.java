@@ -27,7 +27,7 @@ class DeciderMetrics {
     private final Counter dedupeConflicts;
     // one counter per (type, decision, reason, replayed), found without a registry lookup per decision
     private final Map<String, Counter> decisions = new ConcurrentHashMap<>();
-    // decisions under shadow limits per scope, and those the shadow limits would have changed
+    // decisions under shadow limits per channel and direction, and those the shadow limits would have changed
     private final Map<String, Counter> shadowEvaluated = new ConcurrentHashMap<>();
     private final Map<String, Counter> shadowChanged = new ConcurrentHashMap<>();
 
@@ -111,16 +111,17 @@ class DeciderMetrics {
         return "none";
     }
 
-    // scope: the business key's channel/direction; reason: the shadow limits' reason when they would
-    // reject, else the enforced reason they would have lifted
+    // channel_direction: the business key's; reason: the shadow limits' reason when they would reject,
+    // else the enforced reason they would have lifted
     private void countShadow(Decision decision) {
-        String scope = decision.fields().channel() + "/" + decision.fields().direction();
+        String channelDirection =
+                decision.fields().channel() + "/" + decision.fields().direction();
         shadowEvaluated
                 .computeIfAbsent(
-                        scope,
+                        channelDirection,
                         tags -> Counter.builder("risk.decider.shadow.evaluated")
-                                .description("authorizations decided under shadow limits, per scope")
-                                .tag("scope", scope)
+                                .description("authorizations decided under shadow limits, per channel and direction")
+                                .tag("channel_direction", channelDirection)
                                 .register(meters))
                 .increment();
         Outcome shadow = decision.shadow();
@@ -131,10 +132,10 @@ class DeciderMetrics {
         String reason = (shadow.isApproved() ? decision.reason() : shadow.reason()).name();
         shadowChanged
                 .computeIfAbsent(
-                        scope + "/" + change + "/" + reason,
+                        channelDirection + "/" + change + "/" + reason,
                         tags -> Counter.builder("risk.decider.shadow.changed")
                                 .description("authorizations the shadow limits would have decided otherwise")
-                                .tag("scope", scope)
+                                .tag("channel_direction", channelDirection)
                                 .tag("change", change)
                                 .tag("reason", reason)
                                 .register(meters))

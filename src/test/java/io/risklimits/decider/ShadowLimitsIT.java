@@ -82,19 +82,25 @@ class ShadowLimitsIT {
             assertThat(decisions.get(0).json().get("limits").has("day")).isFalse();
 
             MeterRegistry meters = service.bean(MeterRegistry.class);
-            String scope = channel + "/OUT";
+            String channelDirection = channel + "/OUT";
             assertThat(meters.get("risk.decider.shadow.evaluated")
-                            .tag("scope", scope)
+                            .tag("channel_direction", channelDirection)
                             .counter()
                             .count())
                     .isEqualTo(3);
             assertThat(meters.get("risk.decider.shadow.changed")
-                            .tags("scope", scope, "change", "approved_to_rejected", "reason", "LIMIT_DAY_AMOUNT")
+                            .tags(
+                                    "channel_direction",
+                                    channelDirection,
+                                    "change",
+                                    "approved_to_rejected",
+                                    "reason",
+                                    "LIMIT_DAY_AMOUNT")
                             .counter()
                             .count())
                     .isEqualTo(1);
             assertThat(meters.find("risk.decider.shadow.changed")
-                            .tags("scope", scope, "change", "rejected_to_approved")
+                            .tags("channel_direction", channelDirection, "change", "rejected_to_approved")
                             .counters())
                     .isEmpty();
         }
