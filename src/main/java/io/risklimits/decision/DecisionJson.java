@@ -13,12 +13,12 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The JSON of a decision message (schemas/decision.schema.json) and of the usage, limits and
- * errors columns of the request log, which share the message's shapes.
+ * The JSON of a decision message (schemas/decision.schema.json) and of the usage, limits, scopes
+ * and errors columns of the request log, which share the message's shapes.
  */
 public final class DecisionJson {
 
-    public static final int SCHEMA_VERSION = 2;
+    public static final int SCHEMA_VERSION = 3;
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
     // Most keys share a few sets of limits, and each decision writes its limits twice (message and
@@ -49,6 +49,9 @@ public final class DecisionJson {
                     "type", fields.type() == null ? null : fields.type().name());
             if (fields.reverses() != null) {
                 json.writeStringProperty("reverses", fields.reverses().toString());
+            }
+            if (fields.accountId() != null) {
+                json.writeStringProperty("account_id", fields.accountId().toString());
             }
             json.writeStringProperty("decision", decision.verdict().name());
             json.writeStringProperty(
@@ -89,6 +92,10 @@ public final class DecisionJson {
                 json.writeRawValue(usage(decision.usage(), decision.limits()));
                 json.writeName("limits");
                 json.writeRawValue(limits(decision.limits()));
+                if (!decision.scopes().isEmpty()) {
+                    json.writeName("scopes");
+                    json.writeRawValue(scopes(decision.scopes()));
+                }
                 json.writeStringProperty("bucket_ts", decision.bucketTs().toString());
             }
             json.writeStringProperty("decided_at", decision.decidedAt().toString());
@@ -128,7 +135,10 @@ public final class DecisionJson {
 
     /** The usage of a stored document; a window it does not report (no limit in force) reads as zero. */
     public static Usage usage(String json) {
-        JsonNode node = MAPPER.readTree(json);
+        return usage(MAPPER.readTree(json));
+    }
+
+    private static Usage usage(JsonNode node) {
         Map<Window, Tally> byWindow = new EnumMap<>(Window.class);
         for (Window window : Window.values()) {
             JsonNode tally = node.get(window.label());
@@ -159,7 +169,10 @@ public final class DecisionJson {
     }
 
     public static Limits limits(String json) {
-        JsonNode node = MAPPER.readTree(json);
+        return limits(MAPPER.readTree(json));
+    }
+
+    private static Limits limits(JsonNode node) {
         Map<Window, Limit> byWindow = new EnumMap<>(Window.class);
         for (Window window : Window.values()) {
             JsonNode limit = node.get(window.label());
@@ -168,6 +181,45 @@ public final class DecisionJson {
             }
         }
         return new Limits(byWindow);
+    }
+
+    /**
+     * The scopes document, as the message carries it and the request log stores it: each scope in its
+     * order, its usage and its limits in the shapes of the key's; null when there are none, so a
+     * decision without scopes stores and publishes none.
+     */
+    public static String scopes(List<ScopeCheck> scopes) {
+        if (scopes.isEmpty()) {
+            return null;
+        }
+        StringBuilder text = new StringBuilder(256).append('{');
+        for (ScopeCheck check : scopes) {
+            if (text.length() > 1) {
+                text.append(',');
+            }
+            text.append('"')
+                    .append(check.scope().label())
+                    .append("\":{\"usage\":")
+                    .append(usage(check.usage(), check.limits()))
+                    .append(",\"limits\":")
+                    .append(limits(check.limits()))
+                    .append('}');
+        }
+        return text.append('}').toString();
+    }
+
+    /** The scopes of a stored document, in their order; none for a null one. */
+    public static List<ScopeCheck> scopes(String json) {
+        if (json == null) {
+            return List.of();
+        }
+        List<ScopeCheck> scopes = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> scope : MAPPER.readTree(json).properties()) {
+            JsonNode check = scope.getValue();
+            scopes.add(new ScopeCheck(
+                    Scope.fromLabel(scope.getKey()), usage(check.required("usage")), limits(check.required("limits"))));
+        }
+        return scopes;
     }
 
     public static String errors(List<FieldError> errors) {

@@ -49,7 +49,7 @@ final class JsonFields {
     }
 
     // 8-4-4-4-12 hexadecimal digits, checked by hand rather than by a regular expression: it runs for
-    // the three UUIDs of every event
+    // every UUID of every event
     private static boolean isCanonicalUuid(String text) {
         if (text.length() != 36) {
             return false;

@@ -103,8 +103,9 @@ public final class TransactionEventReader {
         Instant occurredAt = occurredAt(root.get("occurred_at"), errors);
         EventType type = type(root.get("type"), errors);
         UUID reverses = reverses(root.get("reverses"), type, dedupeId, errors);
-        EventFields fields =
-                new EventFields(entityId, channel, direction, amount, eventCurrency, occurredAt, type, reverses);
+        UUID accountId = accountId(root.get("account_id"), errors);
+        EventFields fields = new EventFields(
+                entityId, channel, direction, amount, eventCurrency, occurredAt, type, reverses, accountId);
         if (!errors.isEmpty()) {
             return new ReadResult.Invalid(dedupeId, fields, errors);
         }
@@ -115,7 +116,8 @@ public final class TransactionEventReader {
                 eventCurrency,
                 occurredAt,
                 type,
-                reverses));
+                reverses,
+                accountId));
     }
 
     /** Absent (or null) is an authorization, so an event that names no type asks for limit. */
@@ -157,6 +159,18 @@ public final class TransactionEventReader {
             return null;
         }
         return reverses;
+    }
+
+    /** Optional: absent (or null) names no account, and the event counts at its key and entity alone. */
+    private static UUID accountId(JsonNode node, List<FieldError> errors) {
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        UUID accountId = JsonFields.uuidOrNull(node);
+        if (accountId == null) {
+            errors.add(new FieldError("account_id", "must be a UUID string"));
+        }
+        return accountId;
     }
 
     private static UUID entityId(JsonNode node, List<FieldError> errors) {

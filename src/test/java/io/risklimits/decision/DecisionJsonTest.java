@@ -169,7 +169,7 @@ class DecisionJsonTest {
         assertThat(node.get("released").get("amount").longValue()).isEqualTo(400);
         assertThat(node.get("released").get("count").longValue()).isEqualTo(1);
         assertThat(node.get("remaining").longValue()).isZero();
-        assertThat(node.get("schema_version").intValue()).isEqualTo(2);
+        assertThat(node.get("schema_version").intValue()).isEqualTo(3);
         assertThat(node.has("dedupe_conflict")).isFalse();
     }
 
@@ -224,5 +224,156 @@ class DecisionJsonTest {
         // the enforced limits alone are reported
         assertThat(node.get("limits").has("day")).isFalse();
         assertThat(decision.limits()).isEqualTo(LIMITS);
+    }
+
+    // ---------------------------------------------------------------- account_id and scopes
+
+    private static final UUID ACCOUNT_ID = UUID.fromString("3e8b1c2d-7f4a-4b6e-9d0c-5a1f2e3d4c6b");
+    private static final Usage ACCOUNT_USAGE =
+            new Usage(Map.of(Window.DAY, new Tally(480_000, 12), Window.LAST_30_DAYS, new Tally(900_000, 40)));
+    private static final Limits ACCOUNT_LIMITS = new Limits(Map.of(Window.DAY, new Limit(500_000L, 1_000L)));
+    private static final Usage ACCOUNT_CHANNEL_USAGE = new Usage(Map.of(Window.LAST_7_DAYS, new Tally(70_000, 9)));
+    private static final Limits ACCOUNT_CHANNEL_LIMITS =
+            new Limits(Map.of(Window.TXN, new Limit(100_000L, null), Window.LAST_7_DAYS, new Limit(2_000_000L, 90L)));
+
+    /** Key, entity (no limit in force), account_channel and account, as the decider checks them. */
+    private static List<ScopeCheck> checksAtEveryScope() {
+        return List.of(
+                new ScopeCheck(Scope.KEY, USAGE, LIMITS),
+                new ScopeCheck(
+                        Scope.ENTITY, new Usage(Map.of(Window.LAST_24_HOURS, new Tally(30_000, 3))), Limits.NONE),
+                new ScopeCheck(Scope.ACCOUNT_CHANNEL, ACCOUNT_CHANNEL_USAGE, ACCOUNT_CHANNEL_LIMITS),
+                new ScopeCheck(Scope.ACCOUNT, ACCOUNT_USAGE, ACCOUNT_LIMITS));
+    }
+
+    private static TransactionEvent authorizationOfTheAccount(long amount) {
+        return new TransactionEvent(
+                DEDUPE_ID,
+                new BusinessKey(ENTITY_ID, "CARD", Direction.OUT),
+                amount,
+                "USD",
+                DECIDED_AT,
+                EventType.AUTHORIZATION,
+                null,
+                ACCOUNT_ID);
+    }
+
+    @Test
+    void aDecisionReportsTheScopesWithALimitInForceAndEchoesTheAccount() {
+        List<ScopeCheck> checks = checksAtEveryScope();
+        Outcome outcome = LimitPolicy.decide(30_000, checks);
+        Decision decision =
+                Decision.limitChecked(authorizationOfTheAccount(30_000), outcome, checks, BUCKET, DECIDED_AT);
+
+        byte[] message = DecisionJson.message(decision);
+
+        DecisionSchema.assertValidDecision(message);
+        JsonNode node = JSON.readTree(message);
+        assertThat(node.get("decision").stringValue()).isEqualTo("REJECTED");
+        assertThat(node.get("reason").stringValue()).isEqualTo("ACCOUNT_LIMIT_DAY_AMOUNT");
+        assertThat(node.get("account_id").stringValue()).isEqualTo(ACCOUNT_ID.toString());
+        assertThat(node.get("schema_version").intValue()).isEqualTo(3);
+        JsonNode scopes = node.get("scopes");
+        assertThat(scopes).isNotNull();
+        assertThat(scopes.propertyNames()).containsExactly("account_channel", "account");
+        assertThat(JSON.writeValueAsString(scopes.get("account")))
+                .isEqualTo("{\"usage\":{\"day\":{\"amount\":480000,\"count\":12}},"
+                        + "\"limits\":{\"day\":{\"amount\":500000,\"count\":1000}}}");
+        assertThat(JSON.writeValueAsString(scopes.get("account_channel")))
+                .isEqualTo("{\"usage\":{\"7d\":{\"amount\":70000,\"count\":9}},"
+                        + "\"limits\":{\"txn\":{\"amount\":100000},\"7d\":{\"amount\":2000000,\"count\":90}}}");
+        // usage and limits stay the business key's
+        assertThat(node.get("limits").get("7d").get("count").longValue()).isEqualTo(500L);
+    }
+
+    @Test
+    void anEventWithoutAccountOrScopeLimitsCarriesNeitherAccountIdNorScopes() {
+        TransactionEvent event = new TransactionEvent(
+                DEDUPE_ID, new BusinessKey(ENTITY_ID, "CARD", Direction.OUT), 1_200, "USD", DECIDED_AT);
+        List<ScopeCheck> checks =
+                List.of(new ScopeCheck(Scope.KEY, USAGE, LIMITS), new ScopeCheck(Scope.ENTITY, USAGE, Limits.NONE));
+        Decision decision = Decision.limitChecked(event, Outcome.approved(), checks, BUCKET, DECIDED_AT);
+
+        byte[] message = DecisionJson.message(decision);
+
+        DecisionSchema.assertValidDecision(message);
+        JsonNode node = JSON.readTree(message);
+        assertThat(node.has("account_id")).isFalse();
+        assertThat(node.has("scopes")).isFalse();
+        assertThat(node.get("schema_version").intValue()).isEqualTo(3);
+    }
+
+    @Test
+    void anInvalidDecisionEchoesTheAccountItCouldRead() {
+        Decision decision = Decision.invalid(
+                DEDUPE_ID,
+                new EventFields(
+                        ENTITY_ID, "CARD", Direction.OUT, null, "USD", null, EventType.AUTHORIZATION, null, ACCOUNT_ID),
+                List.of(new FieldError("amount", "is required")),
+                DECIDED_AT);
+
+        byte[] message = DecisionJson.message(decision);
+
+        DecisionSchema.assertValidDecision(message);
+        JsonNode node = JSON.readTree(message);
+        assertThat(node.get("account_id").stringValue()).isEqualTo(ACCOUNT_ID.toString());
+        assertThat(node.has("scopes")).isFalse();
+    }
+
+    @Test
+    void aReversalEchoesTheAccountItNamedAndReportsNoScopes() {
+        TransactionEvent reversal = new TransactionEvent(
+                UUID.fromString("9c2d7e1f-3a4b-4c5d-8e6f-7a8b9c0d1e2f"),
+                new BusinessKey(ENTITY_ID, "CARD", Direction.OUT),
+                400,
+                "USD",
+                DECIDED_AT,
+                EventType.REVERSAL,
+                DEDUPE_ID,
+                ACCOUNT_ID);
+        Decision decision = Decision.reversal(
+                reversal,
+                ReversalPolicy.decide(
+                        400, new ReversalPolicy.Original(EventType.AUTHORIZATION, Verdict.APPROVED, 1_000, 0)),
+                USAGE,
+                LIMITS,
+                BUCKET,
+                DECIDED_AT);
+
+        byte[] message = DecisionJson.message(decision);
+
+        DecisionSchema.assertValidDecision(message);
+        JsonNode node = JSON.readTree(message);
+        assertThat(node.get("account_id").stringValue()).isEqualTo(ACCOUNT_ID.toString());
+        assertThat(node.has("scopes")).isFalse();
+    }
+
+    @Test
+    void aConflictOnTheAccountNamesAccountId() {
+        Decision stored = Decision.limitChecked(
+                authorizationOfTheAccount(1_200), Outcome.approved(), USAGE, LIMITS, BUCKET, DECIDED_AT);
+        TransactionEvent withoutAccount = new TransactionEvent(
+                DEDUPE_ID, new BusinessKey(ENTITY_ID, "CARD", Direction.OUT), 1_200, "USD", DECIDED_AT);
+
+        byte[] message = DecisionJson.message(stored.asConflictingReplay(stored.differingFields(withoutAccount)));
+
+        DecisionSchema.assertValidDecision(message);
+        assertThat(JSON.readTree(message).get("dedupe_conflict").get(0).stringValue())
+                .isEqualTo("account_id");
+    }
+
+    @Test
+    void theScopesColumnReadsBackAsWrittenAndIsNullWithoutScopes() {
+        Decision decision = Decision.limitChecked(
+                authorizationOfTheAccount(1_000), Outcome.approved(), checksAtEveryScope(), BUCKET, DECIDED_AT);
+
+        String column = DecisionJson.scopes(decision.scopes());
+        List<ScopeCheck> readBack = DecisionJson.scopes(column);
+
+        assertThat(readBack).extracting(ScopeCheck::scope).containsExactly(Scope.ACCOUNT_CHANNEL, Scope.ACCOUNT);
+        assertThat(readBack.get(1).limits()).isEqualTo(ACCOUNT_LIMITS);
+        assertThat(readBack.get(1).usage().of(Window.DAY)).isEqualTo(new Tally(480_000, 12));
+        assertThat(DecisionJson.scopes(readBack)).isEqualTo(column);
+        assertThat(DecisionJson.scopes(List.of())).isNull();
     }
 }

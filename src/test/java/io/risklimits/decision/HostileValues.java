@@ -114,7 +114,7 @@ final class HostileValues {
     /** JSON text that breaks the rule of the field (null: the field is left out). */
     static Arbitrary<String> breaking(String field) {
         Arbitrary<String> specific = switch (field) {
-            case "dedupe_id", "entity_id" -> strings(text -> !isUuid(text));
+            case "dedupe_id", "entity_id", "account_id" -> strings(text -> !isUuid(text));
             case "channel" -> strings(text -> !CHANNEL.matcher(text).matches());
             case "direction" -> strings(text -> !text.equals("IN") && !text.equals("OUT"));
             case "currency" -> strings(text -> !text.equals("USD"));

@@ -194,6 +194,45 @@ class TransactionEventReaderPropertiesTest {
         assertSafeToLog(result);
     }
 
+    /**
+     * account_id, optional, in any form, hostile text included: an event is valid with a UUID string
+     * (read as that account) and otherwise INVALID naming account_id alone.
+     */
+    @Property(tries = 400)
+    void anAccountIdIsValidOnlyAsAUuidString(@ForAll("accountIds") AccountIdText sent) {
+        ReadResult result = read(sent.json());
+
+        boolean uuidString = sent.text().startsWith("\"") && HostileValues.isUuid(unquoted(sent.text()));
+        if (uuidString) {
+            assertThat(result).isInstanceOf(ReadResult.Valid.class);
+            assertThat(((ReadResult.Valid) result).event().accountId())
+                    .isEqualTo(UUID.fromString(unquoted(sent.text())));
+        } else {
+            assertThat(result).isInstanceOf(ReadResult.Invalid.class);
+            assertThat(((ReadResult.Invalid) result).errors())
+                    .extracting(FieldError::field)
+                    .containsExactly("account_id");
+        }
+        assertSafeToLog(result);
+    }
+
+    /** An event with account_id given as raw JSON text, never left out nor null. */
+    record AccountIdText(HostileValues.Event event, String text) {
+
+        String json() {
+            String json = event.json();
+            return json.substring(0, json.length() - 1) + ",\"account_id\":" + text + "}";
+        }
+    }
+
+    @Provide
+    Arbitrary<AccountIdText> accountIds() {
+        Arbitrary<String> texts = Arbitraries.oneOf(
+                HostileValues.breaking("account_id").filter(text -> text != null && !text.equals("null")),
+                Arbitraries.create(UUID::randomUUID).map(id -> HostileValues.quoted(id.toString())));
+        return Combinators.combine(HostileValues.events(), texts).as(AccountIdText::new);
+    }
+
     /** An event with type and reverses given as raw JSON text (null: left out). */
     record ReversalFields(HostileValues.Event event, String typeText, String reversesText) {
 

@@ -2,6 +2,7 @@ package io.risklimits.decision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.risklimits.support.DecisionSchema;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -127,6 +128,61 @@ class TransactionEventReaderTest {
         assertThat(invalid.fields().reverses()).isEqualTo(ORIGINAL);
     }
 
+    // ---------------------------------------------------------------- account_id
+
+    private static final UUID ACCOUNT_ID = UUID.fromString("3e8b1c2d-7f4a-4b6e-9d0c-5a1f2e3d4c6b");
+
+    @Test
+    void anAccountIdNamesTheAccountTheEventAlsoCountsUnder() {
+        TransactionEvent event =
+                ((ReadResult.Valid) read(with(e -> e.put("account_id", ACCOUNT_ID.toString())))).event();
+
+        assertThat(event.accountId()).isEqualTo(ACCOUNT_ID);
+        assertThat(event.fields().accountId()).isEqualTo(ACCOUNT_ID);
+        assertThat(event.scopeKeys()).extracting(ScopeKey::scope).contains(Scope.ACCOUNT);
+    }
+
+    @Test
+    void anEventWithoutAccountIdOrWithANullOneNamesNoAccount() {
+        assertThat(((ReadResult.Valid) read(event())).event().accountId()).isNull();
+        assertThat(((ReadResult.Valid) read(with(e -> e.put("account_id", null))))
+                        .event()
+                        .accountId())
+                .isNull();
+    }
+
+    @Test
+    void anInvalidEventEchoesTheAccountIdItCouldRead() {
+        ReadResult.Invalid invalid = assertInvalid(read(with(e -> {
+            e.put("account_id", ACCOUNT_ID.toString());
+            e.put("amount", 0);
+        })));
+
+        assertThat(invalid.errors()).extracting(FieldError::field).containsExactly("amount");
+        assertThat(invalid.fields().accountId()).isEqualTo(ACCOUNT_ID);
+    }
+
+    /** The event schema says of account_id what the reader does: a UUID string, or absent, or null. */
+    @ParameterizedTest(name = "account_id {0}")
+    @MethodSource("accountIds")
+    void theEventSchemaAcceptsExactlyTheAccountIdsTheReaderAccepts(String description, Object accountId) {
+        byte[] event = bytes(with(e -> e.put("account_id", accountId)));
+
+        boolean valid = read(event) instanceof ReadResult.Valid;
+
+        assertThat(DecisionSchema.isValidEvent(event)).as(description).isEqualTo(valid);
+    }
+
+    static Stream<Arguments> accountIds() {
+        return Stream.of(
+                Arguments.of("a UUID", ACCOUNT_ID.toString()),
+                Arguments.of("null", null),
+                Arguments.of("a number", 42),
+                Arguments.of("an empty string", ""),
+                Arguments.of("not a UUID", "not-a-uuid"),
+                Arguments.of("an object", Map.of("id", ACCOUNT_ID.toString())));
+    }
+
     static Stream<Arguments> validVariants() {
         return Stream.of(
                 variant("amount at the lower bound 1", e -> e.put("amount", 1)),
@@ -154,6 +210,9 @@ class TransactionEventReaderTest {
                 variant(
                         "occurred_at in lower case t and z (RFC 3339 section 5.6)",
                         e -> e.put("occurred_at", "2026-03-01t11:00:00z")),
+                variant(
+                        "account_id in upper case",
+                        e -> e.put("account_id", ACCOUNT_ID.toString().toUpperCase())),
                 variant("an unknown extra field", e -> e.put("merchant", "ACME")),
                 variant("an unknown extra object", e -> e.put("meta", Map.of("a", List.of(1, 2, 3)))),
                 variant("an unknown extra null", e -> e.put("note", null)),
@@ -192,6 +251,17 @@ class TransactionEventReaderTest {
                 invalid("entity_id", "must be a UUID string", e -> e.put("entity_id", "{" + ENTITY_ID + "}")),
                 invalid("entity_id", "must be a UUID string", e -> e.put("entity_id", ENTITY_ID + "\n")),
                 invalid("entity_id", "must be a UUID string", e -> e.put("entity_id", List.of(ENTITY_ID.toString()))),
+                // account_id (optional: absent or null names no account)
+                invalid("account_id", "must be a UUID string", e -> e.put("account_id", 42)),
+                invalid("account_id", "must be a UUID string", e -> e.put("account_id", true)),
+                invalid("account_id", "must be a UUID string", e -> e.put("account_id", "")),
+                invalid("account_id", "must be a UUID string", e -> e.put("account_id", "not-a-uuid")),
+                invalid(
+                        "account_id",
+                        "must be a UUID string",
+                        e -> e.put("account_id", ACCOUNT_ID.toString().replace("-", ""))),
+                invalid("account_id", "must be a UUID string", e -> e.put("account_id", ACCOUNT_ID + "\n")),
+                invalid("account_id", "must be a UUID string", e -> e.put("account_id", Map.of("id", ACCOUNT_ID))),
                 // channel
                 invalid("channel", "is required", e -> e.remove("channel")),
                 invalid("channel", "is required", e -> e.put("channel", null)),
@@ -640,6 +710,7 @@ class TransactionEventReaderTest {
             case "amount" -> fields.amount();
             case "currency" -> fields.currency();
             case "occurred_at" -> fields.occurredAt();
+            case "account_id" -> fields.accountId();
             default -> throw new IllegalArgumentException(field);
         };
     }

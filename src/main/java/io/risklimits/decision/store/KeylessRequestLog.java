@@ -33,7 +33,8 @@ class KeylessRequestLog {
                    NULL AS usage, NULL AS limits, NULL AS bucket_ts, decided_at,
                    type, reverses, CAST(NULL AS bigint) AS released_amount,
                    CAST(NULL AS smallint) AS released_count, CAST(NULL AS bigint) AS remaining,
-                   CAST(NULL AS text) AS shadow_decision, CAST(NULL AS text) AS shadow_reason
+                   CAST(NULL AS text) AS shadow_decision, CAST(NULL AS text) AS shadow_reason,
+                   CAST(NULL AS uuid) AS account_id, CAST(NULL AS json) AS scopes
             FROM risk_keyless_request_log
             WHERE dedupe_id = :dedupeId
             """;

@@ -27,7 +27,8 @@ final class RequestLogRow {
     static final String COLUMNS = """
             dedupe_id, entity_id, channel_code, direction_code, amount, currency, occurred_at,
                    decision, reason, errors, usage, limits, bucket_ts, decided_at,
-                   type, reverses, released_amount, released_count, remaining, shadow_decision, shadow_reason
+                   type, reverses, released_amount, released_count, remaining, shadow_decision, shadow_reason,
+                   account_id, scopes
             """;
 
     private RequestLogRow() {}
@@ -44,7 +45,8 @@ final class RequestLogRow {
                 rs.getString("currency"),
                 instantFromTimestamptz(rs, "occurred_at"),
                 eventType(rs.getString("type")),
-                rs.getObject("reverses", UUID.class));
+                rs.getObject("reverses", UUID.class),
+                rs.getObject("account_id", UUID.class));
         String reason = rs.getString("reason");
         Long releasedAmount = rs.getObject("released_amount", Long.class);
         String usage = rs.getString("usage");
@@ -70,7 +72,7 @@ final class RequestLogRow {
                         : new Outcome(
                                 Verdict.valueOf(shadowDecision),
                                 shadowReason == null ? null : Reason.valueOf(shadowReason)),
-                List.of(),
+                DecisionJson.scopes(rs.getString("scopes")),
                 false);
     }
 

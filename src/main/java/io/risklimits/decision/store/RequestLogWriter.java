@@ -17,7 +17,9 @@ import org.springframework.stereotype.Repository;
 /**
  * Files a batch's decisions in risk_request_log, the audit log (one row per dedupe_id per business
  * key), each with its place in the batch: the limit-checked authorizations, the reversals and the
- * INVALID events that have a readable business key, one statement each.
+ * INVALID events that have a readable business key, one statement each. Every row keeps the event's
+ * account_id, and an authorization's row the scopes it was checked at, so that a replay publishes the
+ * decision as it was first published.
  */
 @Repository
 class RequestLogWriter {
@@ -31,19 +33,20 @@ class RequestLogWriter {
             INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
                                           decision, reason, amount, currency, occurred_at,
                                           usage, limits, decided_at, type, decided_order,
-                                          shadow_decision, shadow_reason)
+                                          shadow_decision, shadow_reason, account_id, scopes)
             SELECT decided.entity_id, decided.channel_code, decided.direction_code, decided.dedupe_id, :bucket,
                    decided.decision, decided.reason, decided.amount, decided.currency, decided.occurred_at,
                    decided.usage, limit_set.limits, :decidedAt, 'AUTHORIZATION', decided.decided_order,
-                   decided.shadow_decision, decided.shadow_reason
+                   decided.shadow_decision, decided.shadow_reason, decided.account_id, decided.scopes
             FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
                         CAST(:dedupeIds AS uuid[]), CAST(:decisions AS text[]), CAST(:reasons AS text[]),
                         CAST(:amounts AS bigint[]), CAST(:currencies AS text[]), CAST(:occurredAts AS timestamptz[]),
                         CAST(:usages AS json[]), CAST(:limitSetNumbers AS integer[]), CAST(:decidedOrders AS integer[]),
-                        CAST(:shadowDecisions AS text[]), CAST(:shadowReasons AS text[]))
+                        CAST(:shadowDecisions AS text[]), CAST(:shadowReasons AS text[]),
+                        CAST(:accountIds AS uuid[]), CAST(:scopes AS json[]))
                  AS decided (entity_id, channel_code, direction_code, dedupe_id, decision, reason,
                              amount, currency, occurred_at, usage, limit_set_number, decided_order,
-                             shadow_decision, shadow_reason)
+                             shadow_decision, shadow_reason, account_id, scopes)
             JOIN unnest(CAST(:limitSets AS json[])) WITH ORDINALITY AS limit_set (limits, number)
               ON limit_set.number = decided.limit_set_number
             """;
@@ -54,20 +57,21 @@ class RequestLogWriter {
             INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
                                           decision, reason, amount, currency, occurred_at,
                                           usage, limits, decided_at, decided_order,
-                                          type, reverses, released_amount, released_count, remaining)
+                                          type, reverses, released_amount, released_count, remaining, account_id)
             SELECT entity_id, channel_code, direction_code, dedupe_id, :bucket,
                    decision, reason, amount, currency, occurred_at,
                    usage, limits, :decidedAt, decided_order,
-                   'REVERSAL', reverses, released_amount, released_count, remaining
+                   'REVERSAL', reverses, released_amount, released_count, remaining, account_id
             FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
                         CAST(:dedupeIds AS uuid[]), CAST(:decisions AS text[]), CAST(:reasons AS text[]),
                         CAST(:amounts AS bigint[]), CAST(:currencies AS text[]), CAST(:occurredAts AS timestamptz[]),
                         CAST(:usages AS json[]), CAST(:decidedOrders AS integer[]), CAST(:limits AS json[]),
                         CAST(:reverses AS uuid[]), CAST(:releasedAmounts AS bigint[]),
-                        CAST(:releasedCounts AS smallint[]), CAST(:remainings AS bigint[]))
+                        CAST(:releasedCounts AS smallint[]), CAST(:remainings AS bigint[]),
+                        CAST(:accountIds AS uuid[]))
                  AS decided (entity_id, channel_code, direction_code, dedupe_id, decision, reason,
                              amount, currency, occurred_at, usage, decided_order, limits, reverses,
-                             released_amount, released_count, remaining)
+                             released_amount, released_count, remaining, account_id)
             """;
 
     // INVALID events that have a readable business key are filed in their poll's batch too, in their
@@ -75,16 +79,17 @@ class RequestLogWriter {
     private static final String INSERT_INVALID_DECISIONS = """
             INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
                                           decision, reason, amount, currency, occurred_at,
-                                          errors, decided_at, decided_order, type, reverses)
+                                          errors, decided_at, decided_order, type, reverses, account_id)
             SELECT entity_id, channel_code, direction_code, dedupe_id, :bucket,
                    'INVALID', 'INVALID_REQUEST', amount, currency, occurred_at,
-                   errors, :decidedAt, decided_order, type, reverses
+                   errors, :decidedAt, decided_order, type, reverses, account_id
             FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
                         CAST(:dedupeIds AS uuid[]), CAST(:amounts AS bigint[]), CAST(:currencies AS text[]),
                         CAST(:occurredAts AS timestamptz[]), CAST(:errors AS jsonb[]),
-                        CAST(:decidedOrders AS integer[]), CAST(:types AS text[]), CAST(:reverses AS uuid[]))
+                        CAST(:decidedOrders AS integer[]), CAST(:types AS text[]), CAST(:reverses AS uuid[]),
+                        CAST(:accountIds AS uuid[]))
                  AS decided (entity_id, channel_code, direction_code, dedupe_id, amount, currency, occurred_at,
-                             errors, decided_order, type, reverses)
+                             errors, decided_order, type, reverses, account_id)
             """;
 
     /** How the decisions of one batch were made: their place in it, their hour bucket, the decision time. */
@@ -105,7 +110,8 @@ class RequestLogWriter {
                         Integer[]::new)
                 .with("limitSets", limitSets.keySet().toArray(String[]::new))
                 .add("shadowDecisions", RequestLogWriter::shadowDecision, String[]::new)
-                .add("shadowReasons", RequestLogWriter::shadowReason, String[]::new);
+                .add("shadowReasons", RequestLogWriter::shadowReason, String[]::new)
+                .add("scopes", decision -> DecisionJson.scopes(decision.scopes()), String[]::new);
         trip.execute(INSERT_LIMIT_CHECKED_DECISIONS, parameters.parameters());
     }
 
@@ -155,7 +161,8 @@ class RequestLogWriter {
 
     /**
      * The columns every row filed in a batch has, INVALID ones included, one array element per decision:
-     * the key, the dedupe_id, the echoed fields (null where they failed validation), the place in the batch.
+     * the key, the dedupe_id, the echoed fields (account_id included; null where they failed validation or
+     * were absent), the place in the batch.
      */
     private static ColumnArrays<Decision> filedTogether(List<Decision> decisions, Batch batch) {
         return ColumnArrays.keyed(
@@ -167,6 +174,7 @@ class RequestLogWriter {
                         "occurredAts",
                         decision -> timestamptzText(decision.fields().occurredAt()),
                         String[]::new)
+                .add("accountIds", decision -> decision.fields().accountId(), UUID[]::new)
                 .add("decidedOrders", decision -> batch.decidedOrder().applyAsInt(decision), Integer[]::new)
                 .with("bucket", utcTimestamp(batch.bucket()))
                 .with("decidedAt", timestamptz(batch.decidedAt()));
