@@ -131,6 +131,9 @@ SELECT set_config('risk.running_totals_written_by', '', true);
 -- account, at that account's two scopes. A follow-up releases where its original was counted.
 ALTER TABLE risk_request_log ADD COLUMN account_id uuid;
 
+-- The account an INVALID event without a readable business key named, echoed on its decision.
+ALTER TABLE risk_keyless_request_log ADD COLUMN account_id uuid;
+
 -- The usage and limits of the scopes other than the key's with a limit in force, as published in
 -- the decision's "scopes"; null when there were none.
 ALTER TABLE risk_request_log ADD COLUMN scopes json;

@@ -18,11 +18,11 @@ class KeylessRequestLog {
     private static final String INSERT_IF_NEW = """
             INSERT INTO risk_keyless_request_log (dedupe_id, entity_id, channel_code, direction_code, amount,
                                                   currency, occurred_at, errors, bucket_ts, decided_at,
-                                                  type, reverses)
+                                                  type, reverses, account_id)
             VALUES (:dedupeId, :entityId, :channel, :direction, :amount,
                     :currency, :occurredAt, CAST(:errors AS jsonb),
                     date_trunc('hour', clock_timestamp() AT TIME ZONE 'UTC'), clock_timestamp(),
-                    :type, :reverses)
+                    :type, :reverses, :accountId)
             ON CONFLICT (dedupe_id) DO NOTHING
             """;
 
@@ -34,7 +34,7 @@ class KeylessRequestLog {
                    type, reverses, CAST(NULL AS bigint) AS released_amount,
                    CAST(NULL AS smallint) AS released_count, CAST(NULL AS bigint) AS remaining,
                    CAST(NULL AS text) AS shadow_decision, CAST(NULL AS text) AS shadow_reason,
-                   CAST(NULL AS uuid) AS account_id, CAST(NULL AS json) AS scopes
+                   account_id, CAST(NULL AS json) AS scopes
             FROM risk_keyless_request_log
             WHERE dedupe_id = :dedupeId
             """;
@@ -64,6 +64,7 @@ class KeylessRequestLog {
                 .param("errors", DecisionJson.errors(errors))
                 .param("type", fields.type() == null ? null : fields.type().name())
                 .param("reverses", fields.reverses())
+                .param("accountId", fields.accountId())
                 .update();
         Decision stored = jdbc.sql(SELECT)
                 .param("dedupeId", dedupeId)
