@@ -132,6 +132,9 @@ class AggregateScopesIT {
         Decision released = decide(reversal(card, original, 1_000, null), anyKey -> Limits.NONE);
 
         assertThat(released.verdict()).isEqualTo(Verdict.RELEASED);
+        assertThat(meters.counter("risk.decider.batch.relock.retries").count())
+                .as("the original's account scopes locked by the batch's first statement")
+                .isZero();
         for (ScopeKey countedAt : ScopeKey.countedAt(card, account)) {
             if (countedAt.scope() != Scope.KEY) {
                 assertThat(bucketSum(countedAt)).as(countedAt.toString()).isEqualTo(Tally.ZERO);
