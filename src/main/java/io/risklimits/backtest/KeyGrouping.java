@@ -52,7 +52,7 @@ final class KeyGrouping implements RowCallbackHandler {
         return rowsRead;
     }
 
-    private static AuditRow row(ResultSet rs) throws SQLException {
+    static AuditRow row(ResultSet rs) throws SQLException {
         return new AuditRow(
                 rs.getObject("dedupe_id", UUID.class),
                 EventType.valueOf(rs.getString("type")),
