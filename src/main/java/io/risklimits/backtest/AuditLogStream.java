@@ -40,7 +40,7 @@ public final class AuditLogStream {
                   AND decision <> 'INVALID'
             )
             SELECT log.entity_id, log.channel_code, log.direction_code, log.dedupe_id, log.type, log.decision,
-                   log.amount, log.reverses, log.released_amount, log.released_count,
+                   log.reason, log.amount, log.reverses, log.released_amount, log.released_count,
                    CAST(extract(epoch FROM log.bucket_ts) AS bigint) / 3600 AS bucket_hour,
                    log.decided_at >= :from AS in_period
             FROM period_keys
@@ -53,7 +53,7 @@ public final class AuditLogStream {
     // every key's rows together, in the order they were decided (decided_order: the place in its batch)
     private static final String SELECT_IN_DECISION_ORDER = """
             SELECT log.entity_id, log.channel_code, log.direction_code, log.account_id, log.dedupe_id, log.type,
-                   log.decision, log.amount, log.reverses, log.released_amount, log.released_count,
+                   log.decision, log.reason, log.amount, log.reverses, log.released_amount, log.released_count,
                    CAST(extract(epoch FROM log.bucket_ts) AS bigint) / 3600 AS bucket_hour,
                    log.decided_at >= :from AS in_period
             FROM risk_request_log AS log

@@ -109,6 +109,9 @@ final class ScopedReplay {
             counts.approvedToRejectedByReason.merge(outcome.reason(), new Change(1, row.amount()), Change::plus);
         } else if (row.storedVerdict() == Verdict.REJECTED && outcome.isApproved()) {
             counts.rejectedToApproved = counts.rejectedToApproved.plusOne(row.amount());
+            if (row.storedReason() != null) {
+                counts.rejectedToApprovedByReason.merge(row.storedReason(), new Change(1, row.amount()), Change::plus);
+            }
         }
     }
 
@@ -143,6 +146,7 @@ final class ScopedReplay {
         private Change approvedToRejected = Change.NONE;
         private final Map<Reason, Change> approvedToRejectedByReason = new EnumMap<>(Reason.class);
         private Change rejectedToApproved = Change.NONE;
+        private final Map<Reason, Change> rejectedToApprovedByReason = new EnumMap<>(Reason.class);
         private long reversals;
         private Change releasedToRejected = Change.NONE;
         private Change rejectedToReleased = Change.NONE;
@@ -156,6 +160,7 @@ final class ScopedReplay {
                     approvedToRejected,
                     approvedToRejectedByReason,
                     rejectedToApproved,
+                    rejectedToApprovedByReason,
                     reversals,
                     releasedToRejected,
                     rejectedToReleased,

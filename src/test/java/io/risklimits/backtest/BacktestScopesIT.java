@@ -51,7 +51,7 @@ class BacktestScopesIT {
         authorization(entityB, "APPROVED", 300, FROM.plus(1, ChronoUnit.HOURS)); // 600 + 300 fits
         authorization(entityA, "APPROVED", 200, FROM.plus(2, ChronoUnit.HOURS)); // 900 + 200 > 1000
         reversal(entityA, first, 600, FROM.plus(3, ChronoUnit.HOURS)); // carries no account: releases anyway
-        authorization(entityB, "REJECTED", 700, FROM.plus(4, ChronoUnit.HOURS)); // 300 + 700 fits now
+        rejected(entityB, "ACCOUNT_LIMIT_24H_AMOUNT", 700, FROM.plus(4, ChronoUnit.HOURS)); // 300 + 700 fits now
 
         CliRun run = backtest(channel + ",OUT,,txn,100000000,0\n" + "*,OUT,,24h,1000,100,account," + account + "\n");
 
@@ -62,7 +62,10 @@ class BacktestScopesIT {
         assertThat(ours.at("/approved_to_rejected/by_reason").toString())
                 .as(ours.toString())
                 .isEqualTo("{\"ACCOUNT_LIMIT_24H_AMOUNT\":{\"count\":1,\"amount\":200}}");
-        assertThat(ours.at("/rejected_to_approved/amount").longValue()).isEqualTo(700);
+        assertThat(ours.at("/rejected_to_approved").toString())
+                .as("the stored reason names the scope whose limit had rejected it")
+                .isEqualTo("{\"count\":1,\"amount\":700,\"by_reason\":{\"ACCOUNT_LIMIT_24H_AMOUNT\":"
+                        + "{\"count\":1,\"amount\":700}}}");
         assertThat(ours.at("/released_to_rejected/count").longValue()).isZero();
     }
 
@@ -86,6 +89,11 @@ class BacktestScopesIT {
                         CAST(? AS timestamptz), ?)
                 """, entity, channel, dedupeId, decidedAt.toString(), decision, amount, decidedAt.toString(), account);
         return dedupeId;
+    }
+
+    private void rejected(UUID entity, String reason, long amount, Instant decidedAt) {
+        UUID dedupeId = authorization(entity, "REJECTED", amount, decidedAt);
+        db.update("UPDATE risk_request_log SET reason = ? WHERE dedupe_id = ?", reason, dedupeId);
     }
 
     private void reversal(UUID entity, UUID original, long amount, Instant decidedAt) {

@@ -35,14 +35,19 @@ class ScopedReplayTest {
         UUID first = authorization(CARD_OF_A, ACCOUNT, Verdict.APPROVED, 600, HOUR, BEFORE);
         authorization(CARD_OF_B, ACCOUNT, Verdict.APPROVED, 500, HOUR + 1, INSIDE); // 600 + 500 > 1000 now
         reversal(CARD_OF_A, null, first, 600, HOUR + 2); // releases where its original was counted
-        authorization(CARD_OF_B, ACCOUNT, Verdict.REJECTED, 900, HOUR + 3, INSIDE); // 0 + 900 fits now
+        rows.add(new ScopedRow(
+                CARD_OF_B,
+                ACCOUNT,
+                AuditRow.authorization(UUID.randomUUID(), Verdict.REJECTED, 900, HOUR + 3, INSIDE)
+                        .storedFor(Reason.ACCOUNT_LIMIT_24H_AMOUNT))); // 0 + 900 fits now
 
         ScopeReport report = replay(accountRow(Scope.ACCOUNT, "*", Window.LAST_24_HOURS, 1000));
 
         assertThat(report.authorizations()).isEqualTo(2);
         assertThat(report.approvedToRejectedByReason())
                 .isEqualTo(Map.of(Reason.ACCOUNT_LIMIT_24H_AMOUNT, new Change(1, 500)));
-        assertThat(report.rejectedToApproved()).isEqualTo(new Change(1, 900));
+        assertThat(report.rejectedToApprovedByReason())
+                .isEqualTo(Map.of(Reason.ACCOUNT_LIMIT_24H_AMOUNT, new Change(1, 900)));
         assertThat(report.keys()).isEqualTo(2);
     }
 
