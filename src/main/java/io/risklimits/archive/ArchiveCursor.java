@@ -19,6 +19,7 @@ public class ArchiveCursor {
 
     private static final String OLDEST_BUCKET = """
             SELECT least((SELECT min(bucket_ts) FROM risk_hourly_agg),
+                         (SELECT min(bucket_ts) FROM risk_scope_hourly_agg),
                          (SELECT min(bucket_ts) FROM risk_request_log),
                          (SELECT date_trunc('hour', min(bucket_ts)) FROM risk_keyless_request_log))
             """;
@@ -47,7 +48,7 @@ public class ArchiveCursor {
                 .optional();
     }
 
-    /** Where a first run starts: the oldest bucket in either table, if there is any row at all. */
+    /** Where a first run starts: the oldest bucket in any table, if there is any row at all. */
     Optional<LocalDateTime> oldestBucket() {
         return jdbc.sql(OLDEST_BUCKET).query(LocalDateTime.class).optional();
     }

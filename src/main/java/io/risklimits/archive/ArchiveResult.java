@@ -7,7 +7,11 @@ import java.util.UUID;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
-/** The archiver's answer to one command (schemas/archive-result.schema.json). */
+/**
+ * The archiver's answer to one command (schemas/archive-result.schema.json). deletedAggRows counts the
+ * buckets of every scope; deletedScopeAggRows, those of risk_scope_hourly_agg among them, is not a
+ * field of the answer (it tells the metrics the tables apart).
+ */
 record ArchiveResult(
         UUID commandId,
         Status status,
@@ -17,6 +21,7 @@ record ArchiveResult(
         LocalDateTime cursorTo,
         int windows,
         long deletedAggRows,
+        long deletedScopeAggRows,
         long deletedLogRows,
         long durationMs,
         String error,
@@ -35,7 +40,7 @@ record ArchiveResult(
 
     /** An answer for a command that did not run (DUPLICATE, BUSY, INVALID, or FAILED before any delete). */
     static ArchiveResult notRun(UUID commandId, Status status, boolean dryRun, String error, long durationMs) {
-        return new ArchiveResult(commandId, status, dryRun, null, null, null, 0, 0, 0, durationMs, error, null);
+        return new ArchiveResult(commandId, status, dryRun, null, null, null, 0, 0, 0, 0, durationMs, error, null);
     }
 
     String toJson() {

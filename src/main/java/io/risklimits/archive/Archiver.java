@@ -12,9 +12,10 @@ import org.springframework.stereotype.Service;
 
 /**
  * Runs one archive command: cutoff from the database clock and the retention;
- * then window by window from the cursor, [cursor, least(cursor + window, cutoff)), both tables
- * deleted by the fixed fan-out, and only then the cursor advanced. A crash mid-window leaves the
- * cursor where it was; deletes are idempotent, so the next run simply does the window again.
+ * then window by window from the cursor, [cursor, least(cursor + window, cutoff)), the audit log and
+ * the buckets of every scope deleted by the fixed fan-out, and only then the cursor advanced. A crash
+ * mid-window leaves the cursor where it was; deletes are idempotent, so the next run simply does the
+ * window again.
  */
 @Service
 class Archiver {
@@ -86,6 +87,7 @@ class Archiver {
         int windowMinutes = command.windowMinutes();
         int windows = 0;
         long aggRows = 0;
+        long scopeAggRows = 0;
         long logRows = 0;
         String error = null;
         while (position.isBefore(cutoff) && (command.maxWindows() == null || windows < command.maxWindows())) {
@@ -93,6 +95,7 @@ class Archiver {
             try {
                 WindowDeleter.Deleted deleted = deleter.run(position, to, command.dryRun());
                 aggRows += deleted.aggRows();
+                scopeAggRows += deleted.scopeAggRows();
                 logRows += deleted.logRows();
             } catch (WindowDeleter.WindowTooLarge tooLarge) {
                 int tooLargeSize = windowMinutes;
@@ -118,7 +121,7 @@ class Archiver {
             windows++;
             position = to;
             if (!command.dryRun()) {
-                cursor.advanceTo(position); // both tables are done for the window
+                cursor.advanceTo(position); // all three tables are done for the window
                 if (!lease.renew(holder)) {
                     error = "the archiver lease expired and was taken by another run";
                     break;
@@ -139,6 +142,7 @@ class Archiver {
                 windows > 0 ? position : stored.orElse(null),
                 windows,
                 aggRows,
+                scopeAggRows,
                 logRows,
                 millisSince(started),
                 error,

@@ -46,7 +46,8 @@ class ArchiverMetrics {
                 .register(meters)
                 .increment();
         if (!result.dryRun()) {
-            deleted("risk_hourly_agg", result.deletedAggRows());
+            deleted("risk_hourly_agg", result.deletedAggRows() - result.deletedScopeAggRows());
+            deleted("risk_scope_hourly_agg", result.deletedScopeAggRows());
             deleted("risk_request_log", result.deletedLogRows());
         }
         refreshCursorLag();

@@ -9,15 +9,17 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Function;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Deletes (or, in a dry run, counts) the rows of one window [from, to) in both tables, with a fixed
- * fan-out: one worker per slice of the key-hash space, each in its own short transactions under a
- * statement timeout. Returns only when every worker is done with both tables.
+ * Deletes (or, in a dry run, counts) the rows of one window [from, to) in the audit log and in the
+ * buckets of every scope (risk_hourly_agg for the business keys, risk_scope_hourly_agg for the
+ * others), with a fixed fan-out: one worker per slice of the key-hash space, each in its own short
+ * transactions under a statement timeout. Returns only when every worker is done with all three tables.
  */
 @Component
 class WindowDeleter {
@@ -30,6 +32,13 @@ class WindowDeleter {
 
     private static final String AGG_ROWS = """
             FROM risk_hourly_agg
+            WHERE bucket_ts >= :from AND bucket_ts < :to
+              AND key_hash BETWEEN :firstHash AND :lastHash
+            """;
+
+    // a scope key's hash is in the business keys' hash space, so one set of slices covers both
+    private static final String SCOPE_AGG_ROWS = """
+            FROM risk_scope_hourly_agg
             WHERE bucket_ts >= :from AND bucket_ts < :to
               AND key_hash BETWEEN :firstHash AND :lastHash
             """;
@@ -56,7 +65,14 @@ class WindowDeleter {
         this.statementTimeoutMillis = properties.statementTimeout().toMillis();
     }
 
-    record Deleted(long aggRows, long logRows) {}
+    /** Rows deleted (or counted) per table: the key buckets, the other scopes' buckets, the audit log. */
+    record Deleted(long keyAggRows, long scopeAggRows, long logRows) {
+
+        /** The buckets of every scope. */
+        long aggRows() {
+            return keyAggRows + scopeAggRows;
+        }
+    }
 
     /** Thrown when a delete hit the statement timeout: the window is too large. */
     static final class WindowTooLarge extends RuntimeException {
@@ -65,18 +81,32 @@ class WindowDeleter {
         }
     }
 
+    /**
+     * The window in two phases, each over every slice: first the audit rows and the key buckets, then
+     * the other scopes' buckets. A scope key's buckets hold the usage of business keys of any slice, so
+     * they go only once no slice's audit log has an original left in the window that a reversal could
+     * still find and release at that scope key.
+     */
     Deleted run(LocalDateTime from, LocalDateTime to, boolean dryRun) {
+        Deleted keys = inEverySlot(slot -> keyRows(slot, from, to, dryRun));
+        Deleted scopes = inEverySlot(slot -> new Deleted(0, rows(SCOPE_AGG_ROWS, slot, from, to, dryRun), 0));
+        return new Deleted(keys.keyAggRows(), scopes.scopeAggRows(), keys.logRows());
+    }
+
+    private Deleted inEverySlot(Function<HashSlots.Slot, Deleted> work) {
         List<Future<Deleted>> done = new ArrayList<>(slots.size());
         for (HashSlots.Slot slot : slots) {
-            done.add(workers.submit(() -> slot(slot, from, to, dryRun)));
+            done.add(workers.submit(() -> work.apply(slot)));
         }
-        long aggRows = 0;
+        long keyAggRows = 0;
+        long scopeAggRows = 0;
         long logRows = 0;
         RuntimeException failure = null;
         for (Future<Deleted> worker : done) {
             try {
                 Deleted deleted = worker.get();
-                aggRows += deleted.aggRows();
+                keyAggRows += deleted.keyAggRows();
+                scopeAggRows += deleted.scopeAggRows();
                 logRows += deleted.logRows();
             } catch (ExecutionException e) {
                 failure = failure != null ? failure : asRuntime(e.getCause());
@@ -88,23 +118,23 @@ class WindowDeleter {
         if (failure != null) {
             throw failure;
         }
-        return new Deleted(aggRows, logRows);
+        return new Deleted(keyAggRows, scopeAggRows, logRows);
     }
 
     /**
-     * The audit rows of the slot's window go before its buckets, each table in its own transaction, so
+     * The audit rows of the slot's window go before its key buckets, each table in its own transaction, so
      * no reversal releases into an hour whose bucket is gone: a reversal looks its original up in the
      * audit log, locking the row it finds until its commit, before it releases into the original's
      * bucket. Once the original's row is deleted no reversal finds it (ORIGINAL_NOT_FOUND); one that
      * found it first holds up that delete, and so the buckets', until its release is written.
      */
-    private Deleted slot(HashSlots.Slot slot, LocalDateTime from, LocalDateTime to, boolean dryRun) {
+    private Deleted keyRows(HashSlots.Slot slot, LocalDateTime from, LocalDateTime to, boolean dryRun) {
         long logRows = rows(LOG_ROWS, slot, from, to, dryRun);
         if (slot.index() == 0) {
             logRows += rows(KEYLESS_LOG_ROWS, slot, from, to, dryRun);
         }
-        long aggRows = rows(AGG_ROWS, slot, from, to, dryRun);
-        return new Deleted(aggRows, logRows);
+        long keyAggRows = rows(AGG_ROWS, slot, from, to, dryRun);
+        return new Deleted(keyAggRows, 0, logRows);
     }
 
     private long rows(String rowsOfWindow, HashSlots.Slot slot, LocalDateTime from, LocalDateTime to, boolean dryRun) {

@@ -1,11 +1,14 @@
 package io.risklimits.backtest;
 
+import io.risklimits.decision.BusinessKey;
+import io.risklimits.decision.Direction;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Map;
+import java.util.UUID;
 import java.util.function.Consumer;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
@@ -37,7 +40,7 @@ public final class AuditLogStream {
                   AND decision <> 'INVALID'
             )
             SELECT log.entity_id, log.channel_code, log.direction_code, log.dedupe_id, log.type, log.decision,
-                   log.amount, log.reverses, log.released_amount, log.released_count,
+                   log.reason, log.amount, log.reverses, log.released_amount, log.released_count,
                    CAST(extract(epoch FROM log.bucket_ts) AS bigint) / 3600 AS bucket_hour,
                    log.decided_at >= :from AS in_period
             FROM period_keys
@@ -45,6 +48,26 @@ public final class AuditLogStream {
             WHERE log.decided_at < :to
               AND log.decision <> 'INVALID'
             ORDER BY log.entity_id, log.channel_code, log.direction_code, log.decided_at, log.decided_order
+            """;
+
+    // every key's rows together, in the order they were decided (decided_order: the place in its batch)
+    private static final String SELECT_IN_DECISION_ORDER = """
+            SELECT log.entity_id, log.channel_code, log.direction_code, log.account_id, log.dedupe_id, log.type,
+                   log.decision, log.reason, log.amount, log.reverses, log.released_amount, log.released_count,
+                   CAST(extract(epoch FROM log.bucket_ts) AS bigint) / 3600 AS bucket_hour,
+                   log.decided_at >= :from AS in_period
+            FROM risk_request_log AS log
+            WHERE log.decided_at < :to
+              AND log.decision <> 'INVALID'
+            ORDER BY log.decided_at, log.decided_order, log.entity_id, log.channel_code, log.direction_code
+            """;
+
+    private static final String BUCKET_HOURS = """
+            SELECT coalesce(CAST(extract(epoch FROM min(bucket_ts)) AS bigint) / 3600, 0) AS first_hour,
+                   coalesce(CAST(extract(epoch FROM max(bucket_ts)) AS bigint) / 3600, 0) AS last_hour
+            FROM risk_request_log
+            WHERE decided_at < :to
+              AND decision <> 'INVALID'
             """;
 
     private final Connection connection;
@@ -73,6 +96,44 @@ public final class AuditLogStream {
             return grouping.rowsRead();
         } finally {
             // read only: nothing to keep
+            connection.rollback();
+            connection.setAutoCommit(autoCommit);
+        }
+    }
+
+    /**
+     * Replays every row decided before {@code to}, of every key, in the order they were decided, those
+     * from {@code from} on decided again: keys that share an entity or an account are decided together,
+     * as the decider decides them. Holds the state of every limited scope key at once. Returns the
+     * number of rows read.
+     */
+    public long readTogether(Instant from, Instant to, Backtest backtest) throws SQLException {
+        boolean autoCommit = connection.getAutoCommit();
+        connection.setAutoCommit(false);
+        try {
+            JdbcTemplate jdbc = new JdbcTemplate(new SingleConnectionDataSource(connection, true));
+            jdbc.setFetchSize(FETCH_ROWS);
+            jdbc.execute(ONE_SNAPSHOT);
+            NamedParameterJdbcTemplate named = new NamedParameterJdbcTemplate(jdbc);
+            Map<String, OffsetDateTime> period = Map.of("from", utc(from), "to", utc(to));
+            ScopedReplay replay = named.queryForObject(
+                    BUCKET_HOURS,
+                    period,
+                    (rs, rowNum) -> backtest.replayTogether(rs.getLong("first_hour"), rs.getLong("last_hour")));
+            long[] rowsRead = {0};
+            named.query(SELECT_IN_DECISION_ORDER, period, rs -> {
+                replay.replay(new ScopedRow(
+                        new BusinessKey(
+                                rs.getObject("entity_id", UUID.class),
+                                rs.getString("channel_code"),
+                                Direction.valueOf(rs.getString("direction_code"))),
+                        rs.getObject("account_id", UUID.class),
+                        KeyGrouping.row(rs)));
+                rowsRead[0]++;
+            });
+            backtest.add(replay.reports());
+            return rowsRead[0];
+        } finally {
             connection.rollback();
             connection.setAutoCommit(autoCommit);
         }

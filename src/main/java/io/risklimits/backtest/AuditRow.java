@@ -1,6 +1,7 @@
 package io.risklimits.backtest;
 
 import io.risklimits.decision.EventType;
+import io.risklimits.decision.Reason;
 import io.risklimits.decision.Verdict;
 import java.util.UUID;
 
@@ -12,6 +13,7 @@ import java.util.UUID;
  * @param releasedAmount what a stored RELEASED reversal gave back (0 otherwise)
  * @param releasedCount 1 when a stored RELEASED reversal brought its original's remaining to 0
  * @param inPeriod decided inside the backtest's period: decided again; before it: its stored outcome stands
+ * @param storedReason the stored reason, null when there was none or it is not one this version knows
  */
 public record AuditRow(
         UUID dedupeId,
@@ -22,12 +24,13 @@ public record AuditRow(
         long releasedAmount,
         int releasedCount,
         long bucketHour,
-        boolean inPeriod) {
+        boolean inPeriod,
+        Reason storedReason) {
 
     /** A stored authorization. */
     public static AuditRow authorization(
             UUID dedupeId, Verdict stored, long amount, long bucketHour, boolean inPeriod) {
-        return new AuditRow(dedupeId, EventType.AUTHORIZATION, stored, amount, null, 0, 0, bucketHour, inPeriod);
+        return new AuditRow(dedupeId, EventType.AUTHORIZATION, stored, amount, null, 0, 0, bucketHour, inPeriod, null);
     }
 
     /** A stored reversal; releasedAmount and releasedCount as stored (0 unless RELEASED). */
@@ -49,7 +52,23 @@ public record AuditRow(
                 releasedAmount,
                 releasedCount,
                 bucketHour,
-                inPeriod);
+                inPeriod,
+                null);
+    }
+
+    /** The same row with the reason it was stored with. */
+    public AuditRow storedFor(Reason reason) {
+        return new AuditRow(
+                dedupeId,
+                type,
+                storedVerdict,
+                amount,
+                reverses,
+                releasedAmount,
+                releasedCount,
+                bucketHour,
+                inPeriod,
+                reason);
     }
 
     boolean isAuthorization() {

@@ -8,7 +8,9 @@ import java.util.Map;
 
 /**
  * A backtest in progress, without I/O: takes the keys' histories one at a time (each replayed by
- * {@link KeyReplay} under the proposed limits) and adds up what changed per scope.
+ * {@link KeyReplay} under the proposed limits), or, when a proposed row limits an entity or an
+ * account, every key's rows together in decision order ({@link ScopedReplay}), and adds up what
+ * changed per scope.
  */
 public final class Backtest {
 
@@ -28,6 +30,16 @@ public final class Backtest {
         Scope scope = limits.scopeOf(key);
         ScopeReport keyReport = KeyReplay.replay(history, limits.limitsFor(key), scope, windowStarts);
         byScope.merge(scope, keyReport, ScopeReport::plus);
+    }
+
+    /** A replay of every key's rows together, in the order they were decided, over the given hour buckets. */
+    ScopedReplay replayTogether(long firstHour, long lastHour) {
+        return new ScopedReplay(limits, windowStarts, firstHour, lastHour);
+    }
+
+    /** Adds what a replay of keys together changed. */
+    void add(List<ScopeReport> reports) {
+        reports.forEach(report -> byScope.merge(report.scope(), report, ScopeReport::plus));
     }
 
     /** What changed so far: per scope in {@link Scope#REPORT_ORDER}, and in total. */

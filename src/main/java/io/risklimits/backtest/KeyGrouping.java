@@ -3,6 +3,7 @@ package io.risklimits.backtest;
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Direction;
 import io.risklimits.decision.EventType;
+import io.risklimits.decision.Reason;
 import io.risklimits.decision.Verdict;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -52,7 +53,7 @@ final class KeyGrouping implements RowCallbackHandler {
         return rowsRead;
     }
 
-    private static AuditRow row(ResultSet rs) throws SQLException {
+    static AuditRow row(ResultSet rs) throws SQLException {
         return new AuditRow(
                 rs.getObject("dedupe_id", UUID.class),
                 EventType.valueOf(rs.getString("type")),
@@ -62,6 +63,19 @@ final class KeyGrouping implements RowCallbackHandler {
                 rs.getLong("released_amount"),
                 rs.getInt("released_count"),
                 rs.getLong("bucket_hour"),
-                rs.getBoolean("in_period"));
+                rs.getBoolean("in_period"),
+                reason(rs.getString("reason")));
+    }
+
+    // a reason this version does not know is reported as none rather than failing the backtest
+    private static Reason reason(String stored) {
+        if (stored == null) {
+            return null;
+        }
+        try {
+            return Reason.valueOf(stored);
+        } catch (IllegalArgumentException unknown) {
+            return null;
+        }
     }
 }

@@ -25,6 +25,7 @@ final class KeyReplay {
     private Change approvedToRejected = Change.NONE;
     private final Map<Reason, Change> approvedToRejectedByReason = new EnumMap<>(Reason.class);
     private Change rejectedToApproved = Change.NONE;
+    private final Map<Reason, Change> rejectedToApprovedByReason = new EnumMap<>(Reason.class);
     private long reversals;
     private Change releasedToRejected = Change.NONE;
     private Change rejectedToReleased = Change.NONE;
@@ -76,6 +77,9 @@ final class KeyReplay {
             approvedToRejectedByReason.merge(outcome.reason(), new Change(1, row.amount()), Change::plus);
         } else if (row.storedVerdict() == Verdict.REJECTED && outcome.isApproved()) {
             rejectedToApproved = rejectedToApproved.plusOne(row.amount());
+            if (row.storedReason() != null) {
+                rejectedToApprovedByReason.merge(row.storedReason(), new Change(1, row.amount()), Change::plus);
+            }
         }
     }
 
@@ -112,6 +116,7 @@ final class KeyReplay {
                 approvedToRejected,
                 approvedToRejectedByReason,
                 rejectedToApproved,
+                rejectedToApprovedByReason,
                 reversals,
                 releasedToRejected,
                 rejectedToReleased,

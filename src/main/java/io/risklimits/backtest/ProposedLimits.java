@@ -2,6 +2,7 @@ package io.risklimits.backtest;
 
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Limits;
+import io.risklimits.decision.ScopeKey;
 import io.risklimits.decision.Window;
 import io.risklimits.limits.LimitRow;
 import io.risklimits.limits.LimitTable;
@@ -17,6 +18,7 @@ public final class ProposedLimits {
 
     private final LimitTable table;
     private final int rowCount;
+    private final boolean scopeRows;
 
     /** @throws IllegalArgumentException for a shadow row: a backtest tries enforced limits only */
     public ProposedLimits(List<LimitRow> rows) {
@@ -25,6 +27,15 @@ public final class ProposedLimits {
         }
         this.table = new LimitTable(rows);
         this.rowCount = rows.size();
+        this.scopeRows = rows.stream().anyMatch(row -> row.scope() != io.risklimits.decision.Scope.KEY);
+    }
+
+    /**
+     * Whether a row limits a scope other than the business key's: then keys that share an entity or an
+     * account are replayed together, in the order they were decided.
+     */
+    public boolean hasScopeRows() {
+        return scopeRows;
     }
 
     public int rowCount() {
@@ -37,6 +48,11 @@ public final class ProposedLimits {
     }
 
     Limits limitsFor(BusinessKey key) {
+        return table.limitsFor(key);
+    }
+
+    /** The proposed limits of a scope key, resolved as the service resolves them. */
+    Limits limitsFor(ScopeKey key) {
         return table.limitsFor(key);
     }
 

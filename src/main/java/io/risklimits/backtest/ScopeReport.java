@@ -12,6 +12,8 @@ import java.util.Map;
  * @param approvedToRejected stored APPROVED, rejected under the proposed limits
  * @param approvedToRejectedByReason the same, by the reason of the new rejection
  * @param rejectedToApproved stored REJECTED, approved under the proposed limits
+ * @param rejectedToApprovedByReason the same, by the stored reason, which names the scope whose limit
+ *     rejected it (those stored without a reason this version knows are left out)
  * @param releasedToRejected reversals stored RELEASED that would release nothing (their original flipped)
  * @param rejectedToReleased reversals stored REJECTED that would release
  * @param originalArchived reversals stored RELEASED whose original is no longer in the log (archived past
@@ -24,6 +26,7 @@ public record ScopeReport(
         Change approvedToRejected,
         Map<Reason, Change> approvedToRejectedByReason,
         Change rejectedToApproved,
+        Map<Reason, Change> rejectedToApprovedByReason,
         long reversals,
         Change releasedToRejected,
         Change rejectedToReleased,
@@ -33,11 +36,14 @@ public record ScopeReport(
         Map<Reason, Change> copy = new EnumMap<>(Reason.class);
         copy.putAll(approvedToRejectedByReason);
         approvedToRejectedByReason = Collections.unmodifiableMap(copy);
+        Map<Reason, Change> lifted = new EnumMap<>(Reason.class);
+        lifted.putAll(rejectedToApprovedByReason);
+        rejectedToApprovedByReason = Collections.unmodifiableMap(lifted);
     }
 
     public static ScopeReport empty(Scope scope) {
         return new ScopeReport(
-                scope, 0, 0, Change.NONE, Map.of(), Change.NONE, 0, Change.NONE, Change.NONE, Change.NONE);
+                scope, 0, 0, Change.NONE, Map.of(), Change.NONE, Map.of(), 0, Change.NONE, Change.NONE, Change.NONE);
     }
 
     /** This report and another added up, under this report's scope. */
@@ -45,6 +51,9 @@ public record ScopeReport(
         Map<Reason, Change> byReason = new EnumMap<>(Reason.class);
         byReason.putAll(approvedToRejectedByReason);
         other.approvedToRejectedByReason.forEach((reason, change) -> byReason.merge(reason, change, Change::plus));
+        Map<Reason, Change> lifted = new EnumMap<>(Reason.class);
+        lifted.putAll(rejectedToApprovedByReason);
+        other.rejectedToApprovedByReason.forEach((reason, change) -> lifted.merge(reason, change, Change::plus));
         return new ScopeReport(
                 scope,
                 keys + other.keys,
@@ -52,6 +61,7 @@ public record ScopeReport(
                 approvedToRejected.plus(other.approvedToRejected),
                 byReason,
                 rejectedToApproved.plus(other.rejectedToApproved),
+                lifted,
                 reversals + other.reversals,
                 releasedToRejected.plus(other.releasedToRejected),
                 rejectedToReleased.plus(other.rejectedToReleased),

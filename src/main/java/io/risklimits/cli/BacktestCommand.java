@@ -29,7 +29,8 @@ import picocli.CommandLine.TypeConversionException;
         name = "backtest",
         description = {
             "Replays the authorizations and reversals decided in a period against proposed limits, key by key"
-                    + " in the order they were decided, starting from the usage recorded before the period, and"
+                    + " in the order they were decided (every key together when a proposed row limits an entity"
+                    + " or an account scope), starting from the usage recorded before the period, and"
                     + " prints per scope how many decisions would flip (approved -> rejected, rejected ->"
                     + " approved), with their counts and amounts.",
             "Reads the audit log in one snapshot (a READ ONLY REPEATABLE READ transaction, no locks beyond"
@@ -46,7 +47,9 @@ final class BacktestCommand implements Callable<Integer> {
             paramLabel = "FILE",
             converter = ProposedLimitsConverter.class,
             description = "the proposed limits, CSV rows channel,direction,entity_id,window,max_amount,max_count"
-                    + " (entity_id empty for none; an optional header line starting with 'channel')")
+                    + " (entity_id empty for none; an optional header line starting with 'channel'), each"
+                    + " optionally followed by scope,account_id (key, entity, account_channel or account;"
+                    + " account_id empty for none)")
     ProposedLimits limits;
 
     @Option(
@@ -111,7 +114,10 @@ final class BacktestCommand implements Callable<Integer> {
         long rowsRead;
         try (Database db = database.open()) {
             refuseAFromBeforeTheRetainedHistory(db, retained, calendar);
-            rowsRead = new AuditLogStream(db.connection()).read(from, to, backtest::replay);
+            AuditLogStream auditLog = new AuditLogStream(db.connection());
+            rowsRead = limits.hasScopeRows()
+                    ? auditLog.readTogether(from, to, backtest)
+                    : auditLog.read(from, to, backtest::replay);
         } catch (SQLException failed) {
             throw new CommandFailed("reading the audit log failed: " + FailureMessages.describe(failed));
         }

@@ -46,6 +46,14 @@ record BacktestOutput(
                     .forEach((reason, change) -> reasons.row(reason, change.count(), change.amount()));
             reasons.print(out, "  ");
         }
+        if (!report.totals().rejectedToApprovedByReason().isEmpty()) {
+            out.println("rejected->approved by stored reason:");
+            TextTable reasons = new TextTable("reason", "count", "amount");
+            report.totals()
+                    .rejectedToApprovedByReason()
+                    .forEach((reason, change) -> reasons.row(reason, change.count(), change.amount()));
+            reasons.print(out, "  ");
+        }
         out.println(String.format(
                 Locale.ROOT, "rows read: %d in %.2f s (%.0f rows/s)", rowsRead, seconds, rowsPerSecond()));
     }
@@ -101,7 +109,11 @@ record BacktestOutput(
         ObjectNode byReason = toRejected.putObject("by_reason");
         report.approvedToRejectedByReason().forEach((reason, change) -> byReason.set(reason.name(), change(change)));
         node.set("approved_to_rejected", toRejected);
-        node.set("rejected_to_approved", change(report.rejectedToApproved()));
+        ObjectNode toApproved = change(report.rejectedToApproved());
+        ObjectNode byStoredReason = toApproved.putObject("by_reason");
+        report.rejectedToApprovedByReason()
+                .forEach((reason, change) -> byStoredReason.set(reason.name(), change(change)));
+        node.set("rejected_to_approved", toApproved);
         node.put("reversals", report.reversals());
         node.set("released_to_rejected", change(report.releasedToRejected()));
         node.set("rejected_to_released", change(report.rejectedToReleased()));

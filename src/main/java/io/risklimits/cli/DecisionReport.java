@@ -1,9 +1,12 @@
 package io.risklimits.cli;
 
 import io.risklimits.decision.Limit;
+import io.risklimits.decision.Scope;
+import io.risklimits.decision.ScopeKey;
 import io.risklimits.decision.Window;
 import java.io.PrintWriter;
 import java.time.ZoneOffset;
+import java.util.Arrays;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -11,7 +14,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Prints one logged decision so that it explains itself: per window with a limit in force the usage
  * before the event, the limit applied, and whether this event fit under it (the first window that did
- * not is the reason), and what shadow limits would have decided.
+ * not is the reason), and what shadow limits would have decided; for an authorization, the account it
+ * carried and every scope key it was counted at.
  */
 final class DecisionReport {
 
@@ -23,6 +27,7 @@ final class DecisionReport {
     static void print(LoggedDecision decision, List<LoggedDecision> reversals, PrintWriter out) {
         TextTable fields = new TextTable("dedupe_id", decision.dedupeId().toString())
                 .row("business key", decision.entityId() == null ? "unreadable" : decision.businessKey())
+                .row("account_id", decision.accountId())
                 .row("type", decision.type())
                 .row("reverses", decision.reverses())
                 .row("decision", decision.decision())
@@ -43,6 +48,9 @@ final class DecisionReport {
         if (decision.remaining() != null) {
             fields.row("original remaining", decision.remaining());
         }
+        if (decision.entityId() != null && !decision.isReversal()) {
+            countedAt(decision, fields);
+        }
         fields.print(out, "");
         if (decision.usage() != null && decision.limits() != null) {
             printWindows(decision, out);
@@ -56,6 +64,27 @@ final class DecisionReport {
                 out.println("  " + error.path("field").asString() + ": "
                         + error.path("message").asString());
             }
+        }
+    }
+
+    // one line per scope key: the scope's name, then owner:channel:direction
+    private static void countedAt(LoggedDecision authorization, TextTable fields) {
+        List<ScopeKey> scopeKeys = authorization.countedAt();
+        if (scopeKeys.isEmpty()) {
+            fields.row("counted at", "nowhere: not approved");
+            return;
+        }
+        int labelWidth = Arrays.stream(Scope.values())
+                .mapToInt(scope -> scope.label().length())
+                .max()
+                .orElseThrow();
+        for (int index = 0; index < scopeKeys.size(); index++) {
+            ScopeKey scopeKey = scopeKeys.get(index);
+            String label = scopeKey.scope().label();
+            fields.row(
+                    index == 0 ? "counted at" : "",
+                    label + " ".repeat(labelWidth - label.length() + 2) + scopeKey.owner() + ":" + scopeKey.channel()
+                            + ":" + scopeKey.direction());
         }
     }
 

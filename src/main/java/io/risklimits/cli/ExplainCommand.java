@@ -20,7 +20,8 @@ import picocli.CommandLine.Spec;
         description = {
             "Explains the decision made for a dedupe_id from the audit log: decision, reason, usage before"
                     + " the event and the limits applied per window, when it was decided; for an authorization"
-                    + " its reversals and what remains of it, for a reversal what it released.",
+                    + " the account it carried, every scope key it was counted at, its reversals and what"
+                    + " remains of it, for a reversal what it released.",
             "A dedupe_id is unique per business key only: every key it was filed under is shown. On a large"
                     + " log give --entity, --channel and --direction, which look the row up by its primary key."
         })

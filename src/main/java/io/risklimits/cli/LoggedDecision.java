@@ -1,14 +1,19 @@
 package io.risklimits.cli;
 
+import io.risklimits.decision.BusinessKey;
+import io.risklimits.decision.Direction;
+import io.risklimits.decision.ScopeKey;
 import java.time.Instant;
 import java.time.LocalDateTime;
+import java.util.List;
 import java.util.UUID;
 
 /**
  * One row of the audit log as the CLI shows it. usage, limits and errors are the stored JSON
  * (null when the decision has none); the business key parts are null for a keyless INVALID event; the
  * released amount and count and what remains of the original are a reversal's; shadow is what shadow
- * limits would have decided ("REJECTED (LIMIT_DAY_AMOUNT)"), null where none applied.
+ * limits would have decided ("REJECTED (LIMIT_DAY_AMOUNT)"), null where none applied. accountId is the
+ * account the event carried, null when it carried none.
  */
 record LoggedDecision(
         UUID dedupeId,
@@ -31,6 +36,7 @@ record LoggedDecision(
         Long releasedAmount,
         Integer releasedCount,
         Long remaining,
+        UUID accountId,
         String shadow) {
 
     boolean isReversal() {
@@ -39,5 +45,17 @@ record LoggedDecision(
 
     String businessKey() {
         return entityId + ":" + channel + ":" + direction;
+    }
+
+    /**
+     * Where an approved authorization was counted (and where its reversals release): its business key,
+     * its entity, and with an account the account's channel and the account. Empty for any other
+     * decision, and for a row without a readable business key.
+     */
+    List<ScopeKey> countedAt() {
+        if (entityId == null || isReversal() || !"APPROVED".equals(decision)) {
+            return List.of();
+        }
+        return ScopeKey.countedAt(new BusinessKey(entityId, channel, Direction.valueOf(direction)), accountId);
     }
 }

@@ -20,7 +20,7 @@ final class RequestLogLookup {
             SELECT dedupe_id, entity_id, channel_code, direction_code, decision, reason, amount, currency,
                    occurred_at, decided_at, bucket_ts, usage::text AS usage, limits::text AS limits,
                    errors::text AS errors, 'risk_request_log' AS source,
-                   type, reverses, released_amount, released_count, remaining,
+                   type, reverses, released_amount, released_count, remaining, account_id,
                    CASE WHEN shadow_decision IS NOT NULL
                         THEN shadow_decision || coalesce(' (' || shadow_reason || ')', '') END AS shadow
             FROM risk_request_log
@@ -42,7 +42,7 @@ final class RequestLogLookup {
                    NULL AS usage, NULL AS limits, errors::text AS errors, 'risk_keyless_request_log' AS source,
                    type, reverses, CAST(NULL AS bigint) AS released_amount,
                    CAST(NULL AS smallint) AS released_count, CAST(NULL AS bigint) AS remaining,
-                   CAST(NULL AS text) AS shadow
+                   CAST(NULL AS uuid) AS account_id, CAST(NULL AS text) AS shadow
             FROM risk_keyless_request_log
             WHERE dedupe_id = :dedupeId
             """;
@@ -117,6 +117,7 @@ final class RequestLogLookup {
                 rs.getObject("released_amount", Long.class),
                 rs.getObject("released_count", Integer.class),
                 rs.getObject("remaining", Long.class),
+                rs.getObject("account_id", UUID.class),
                 rs.getString("shadow"));
     }
 }

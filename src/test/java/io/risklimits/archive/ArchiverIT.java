@@ -65,6 +65,10 @@ class ArchiverIT {
         db.update("DELETE FROM risk_archive_lease");
         // whatever earlier tests left in the window is not this test's business
         db.update("DELETE FROM risk_hourly_agg WHERE bucket_ts >= ? AND bucket_ts < ?", cutoff.minusHours(12), cutoff);
+        db.update(
+                "DELETE FROM risk_scope_hourly_agg WHERE bucket_ts >= ? AND bucket_ts < ?",
+                cutoff.minusHours(12),
+                cutoff);
         db.update("DELETE FROM risk_request_log WHERE bucket_ts >= ? AND bucket_ts < ?", cutoff.minusHours(12), cutoff);
         db.update(
                 "DELETE FROM risk_keyless_request_log WHERE bucket_ts >= ? AND bucket_ts < ?",
@@ -127,6 +131,116 @@ class ArchiverIT {
         assertThat(db.queryForObject("SELECT count(*) FROM risk_archive_cursor", Integer.class))
                 .isZero();
         assertThat(aggHours()).containsExactly(3L);
+    }
+
+    @Test
+    void scopeBucketsBeforeTheCutoffGoWithTheirWindowAndCountAsAggRows() {
+        insertRowsAt(-11, -1, 3);
+        insertScopeRowsAt(-11, -5, -1, 0, 3);
+
+        JsonNode result = run("\"window_minutes\": 180");
+
+        assertThat(result.get("status").stringValue()).isEqualTo("COMPLETED");
+        assertThat(result.get("deleted_agg_rows").longValue())
+                .as("2 key buckets and 3 scope buckets per scope before the cutoff")
+                .isEqualTo(2 + 3 * 3);
+        assertThat(result.get("deleted_log_rows").longValue()).isEqualTo(2);
+        assertThat(scopeHours()).containsExactly(0L, 0L, 0L, 3L, 3L, 3L);
+        assertThat(aggHours()).containsExactly(3L);
+        assertThat(storedCursor()).isEqualTo(cutoff);
+    }
+
+    @Test
+    void aDryRunCountsTheScopeBucketsButDeletesNone() {
+        insertScopeRowsAt(-11, -1, 3);
+
+        JsonNode result = run("\"dry_run\": true");
+
+        assertThat(result.get("status").stringValue()).isEqualTo("COMPLETED");
+        assertThat(result.get("deleted_agg_rows").longValue()).isEqualTo(2 * 3);
+        assertThat(scopeHours()).containsExactly(-11L, -11L, -11L, -1L, -1L, -1L, 3L, 3L, 3L);
+        assertThat(storedCursor()).isEqualTo(cutoff.minusHours(12));
+    }
+
+    /** The cursor moves past a window only once its scope buckets are gone too. */
+    @Test
+    void aScopeBucketDeleteOverTheStatementTimeoutKeepsTheCursorBeforeItsWindow() throws Exception {
+        insertRowsAt(-11, -1);
+        insertScopeRowsAt(-11, -1);
+        try (Connection blocker = TestInfrastructure.get().dataSource().getConnection();
+                Statement statement = blocker.createStatement()) {
+            blocker.setAutoCommit(false);
+            statement.execute("SELECT 1 FROM risk_scope_hourly_agg WHERE owner_id = '" + entity
+                    + "' AND scope = 'entity' AND bucket_ts = '" + cutoff.minusHours(1) + "' FOR UPDATE");
+
+            JsonNode result = run("\"window_minutes\": 180");
+
+            assertThat(result.get("status").stringValue()).isEqualTo("FAILED");
+            assertThat(storedCursor()).isEqualTo(cutoff.minusHours(1));
+            // the entity's bucket is held; the other scope keys' buckets of its hour may be gone
+            assertThat(scopeHours()).containsOnly(-1L);
+            blocker.rollback();
+        }
+        assertThat(run("").get("status").stringValue()).isEqualTo("COMPLETED");
+        assertThat(scopeHours()).isEmpty();
+    }
+
+    /**
+     * A scope bucket's hour may hold the usage of an original that a reversal can still find in another
+     * slice's audit log: it goes only after the audit rows of its window are gone in every slice.
+     */
+    @Test
+    void aScopeBucketStaysWhileAnAuditRowOfItsHourCannotBeDeleted() throws Exception {
+        UUID owner = entityWhoseScopeBucketIsInAnotherSliceThanItsKey();
+        LocalDateTime hour = cutoff.minusHours(1);
+        UUID original = UUID.randomUUID();
+        db.update("""
+                INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
+                                              decision, amount, currency, decided_at)
+                VALUES (?, ?, 'OUT', ?, ?, 'APPROVED', 100, 'USD', clock_timestamp())
+                """, owner, channel, original, hour);
+        db.update("""
+                INSERT INTO risk_scope_hourly_agg (scope, owner_id, channel_code, direction_code, bucket_ts,
+                                                   sum_amount, tx_count)
+                VALUES ('entity', ?, '*', 'OUT', ?, 100, 1)
+                """, owner, hour);
+        try (Connection reversal = TestInfrastructure.get().dataSource().getConnection();
+                Statement statement = reversal.createStatement()) {
+            reversal.setAutoCommit(false);
+            // a reversal that found its original holds its audit row until it has released at every scope
+            statement.execute("SELECT 1 FROM risk_request_log WHERE dedupe_id = '" + original + "' FOR UPDATE");
+
+            JsonNode result = run("\"window_minutes\": 180");
+
+            assertThat(result.get("status").stringValue()).isEqualTo("FAILED");
+            assertThat(db.queryForObject(
+                            "SELECT count(*) FROM risk_scope_hourly_agg WHERE owner_id = ?", Long.class, owner))
+                    .as("the entity's bucket of the hour whose audit row is held")
+                    .isEqualTo(1);
+            reversal.rollback();
+        }
+        assertThat(run("").get("status").stringValue()).isEqualTo("COMPLETED");
+        assertThat(db.queryForObject(
+                        "SELECT count(*) FROM risk_scope_hourly_agg WHERE owner_id = ?", Long.class, owner))
+                .isZero();
+    }
+
+    @Test
+    void aFirstRunStartsAtTheOldestScopeBucket() {
+        db.update("DELETE FROM risk_archive_cursor");
+        db.update("DELETE FROM risk_hourly_agg WHERE bucket_ts < ?", cutoff);
+        db.update("DELETE FROM risk_scope_hourly_agg WHERE bucket_ts < ?", cutoff);
+        db.update("DELETE FROM risk_request_log WHERE bucket_ts < ?", cutoff);
+        db.update("DELETE FROM risk_keyless_request_log WHERE bucket_ts < ?", cutoff);
+        insertScopeRowsAt(-5);
+
+        JsonNode result = run("\"window_minutes\": 180");
+
+        assertThat(result.get("status").stringValue()).isEqualTo("COMPLETED");
+        assertThat(result.get("cursor_from").isNull()).as(result.toString()).isTrue();
+        assertThat(result.get("windows").intValue()).isEqualTo(2);
+        assertThat(result.get("deleted_agg_rows").longValue()).isEqualTo(3);
+        assertThat(scopeHours()).isEmpty();
     }
 
     @Test
@@ -370,6 +484,60 @@ class ArchiverIT {
                     VALUES (?, ?, 'OUT', ?, ?, 'APPROVED', 100, 'USD', clock_timestamp())
                     """, entity, channel, UUID.randomUUID(), bucket);
         }
+    }
+
+    /** An entity whose key on the test's channel and whose entity scope key the archiver deletes in two slices. */
+    private UUID entityWhoseScopeBucketIsInAnotherSliceThanItsKey() {
+        List<HashSlots.Slot> slots =
+                HashSlots.of(service.bean(ArchiverProperties.class).workers());
+        while (true) {
+            UUID candidate = UUID.randomUUID();
+            long keyHash =
+                    db.queryForObject("SELECT risk_business_key_hash(?, ?, 'OUT')", Long.class, candidate, channel);
+            long scopeHash =
+                    db.queryForObject("SELECT risk_scope_key_hash('entity', ?, '*', 'OUT')", Long.class, candidate);
+            if (slotOf(slots, keyHash) != slotOf(slots, scopeHash)) {
+                return candidate;
+            }
+        }
+    }
+
+    private static int slotOf(List<HashSlots.Slot> slots, long hash) {
+        return slots.stream()
+                .filter(slot -> slot.first() <= hash && hash <= slot.last())
+                .findFirst()
+                .orElseThrow()
+                .index();
+    }
+
+    /** A bucket at each of the three scopes, the test's entity owning all of them. */
+    private void insertScopeRowsAt(int... hoursFromCutoff) {
+        for (int hour : hoursFromCutoff) {
+            db.update(
+                    """
+                    INSERT INTO risk_scope_hourly_agg (scope, owner_id, channel_code, direction_code, bucket_ts,
+                                                       sum_amount, tx_count)
+                    VALUES ('entity', ?, '*', 'OUT', ?, 100, 1),
+                           ('account_channel', ?, ?, 'OUT', ?, 100, 1),
+                           ('account', ?, '*', 'OUT', ?, 100, 1)
+                    """,
+                    entity,
+                    cutoff.plusHours(hour),
+                    entity,
+                    channel,
+                    cutoff.plusHours(hour),
+                    entity,
+                    cutoff.plusHours(hour));
+        }
+    }
+
+    private List<Long> scopeHours() {
+        return db.queryForList(
+                "SELECT extract(epoch FROM bucket_ts - ?::timestamp)::bigint / 3600 FROM risk_scope_hourly_agg"
+                        + " WHERE owner_id = ? ORDER BY bucket_ts",
+                Long.class,
+                cutoff,
+                entity);
     }
 
     private void insertKeylessRowAt(int hourFromCutoff) {

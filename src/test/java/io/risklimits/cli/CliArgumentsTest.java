@@ -70,6 +70,9 @@ class CliArgumentsTest {
             bad line         | --from 2026-11-01T00:00:00Z --to 2026-11-02T00:00:00Z                           | line 3: 'card' is not a channel
             same scope twice | --from 2026-11-01T00:00:00Z --to 2026-11-02T00:00:00Z                           | line 4: a second row for channel CARD direction OUT entity * window 24h (the first is on line 2)
             short line       | --from 2026-11-01T00:00:00Z --to 2026-11-02T00:00:00Z                           | line 5: expected 6 fields
+            channel of entity| --from 2026-11-01T00:00:00Z --to 2026-11-02T00:00:00Z                           | line 3: a limit of the entity scope has channel *
+            unknown scope    | --from 2026-11-01T00:00:00Z --to 2026-11-02T00:00:00Z                           | line 2: no scope card: key, entity, account_channel or account
+            scope row twice  | --from 2026-11-01T00:00:00Z --to 2026-11-02T00:00:00Z                           | line 3: a second row for account scope channel * direction OUT entity * window 24h
             from after to    | --from 2026-11-02T00:00:00Z --to 2026-11-01T00:00:00Z                           | --from must be before --to
             from equals to   | --from 2026-11-01T00:00:00Z --to 2026-11-01T00:00:00Z                           | --from must be before --to
             not an instant   | --from 2026-11-01 --to 2026-11-02T00:00:00Z                                     | expected an ISO-8601 instant like 2026-11-01T00:00:00Z but was '2026-11-01'
@@ -83,6 +86,9 @@ class CliArgumentsTest {
                     case "bad line" -> "CARD,OUT,,24h,1000,10\ncard,OUT,,day,1000,10\n";
                     case "same scope twice" -> "CARD,OUT,,24h,1000,10\nCARD,OUT,,day,1000,10\nCARD,OUT,,24h,5,1\n";
                     case "short line" -> "CARD,OUT,,24h,1000,10\nCARD,IN,,24h,1000,10\n\nCARD,*,,txn,10\n";
+                    case "channel of entity" -> "*,OUT,,24h,1000,10,entity,\nCARD,OUT,,24h,1000,10,entity,\n";
+                    case "unknown scope" -> "*,OUT,,24h,1000,10,card,\n";
+                    case "scope row twice" -> "*,OUT,,24h,1000,10,account,\n*,OUT,,24h,5,1,account,\n";
                     default -> "CARD,OUT,,24h,1000,10\n";
                 });
 
@@ -91,6 +97,28 @@ class CliArgumentsTest {
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(2);
         assertThat(run.err()).as(run.toString()).contains(message).doesNotContain("\tat ");
         assertThat(run.out()).isEmpty();
+    }
+
+    /** Rows of every scope are read; the command then fails only for want of a database. */
+    @Test
+    void aBacktestLimitsFileMayHoldRowsOfEveryScope() throws IOException {
+        Path limits = limitsFile("""
+                CARD,OUT,,24h,1000,10
+                CARD,IN,,24h,1000,10,key,
+                *,OUT,6f1c1a9e-3d2b-4c1e-9a47-2b5f0c7d8e11,day,5000,100,entity,
+                CARD,OUT,,7d,9000,100,account_channel,7b75c0de-1f7a-4b8e-9d36-0c5a3c1e2f10
+                *,*,,30d,20000,500,account,
+                """);
+
+        CliRun run = CliRun.of(("backtest --limits " + limits + " --from 2026-11-01T00:00:00Z --to 2026-11-02T00:00:00Z"
+                        + " --time-zone UTC --retention 32d " + NOWHERE)
+                .split(" +"));
+
+        assertThat(run.err())
+                .as(run.toString())
+                .doesNotContain("expected 6 fields")
+                .doesNotContain("Usage:");
+        assertThat(run.exitCode()).as(run.toString()).isEqualTo(1);
     }
 
     @Test
