@@ -20,10 +20,12 @@ final class ArchiveStatusQueries {
 
     // exact counts: each is a range scan of the (bucket_ts, key_hash) index, which holds only the backlog
     private static final String BACKLOG = """
-            SELECT (SELECT count(*) FROM risk_hourly_agg WHERE bucket_ts < :cutoff) AS agg_rows,
+            SELECT (SELECT count(*) FROM risk_hourly_agg WHERE bucket_ts < :cutoff)
+                   + (SELECT count(*) FROM risk_scope_hourly_agg WHERE bucket_ts < :cutoff) AS agg_rows,
                    (SELECT count(*) FROM risk_request_log WHERE bucket_ts < :cutoff) AS log_rows,
                    (SELECT count(*) FROM risk_keyless_request_log WHERE bucket_ts < :cutoff) AS keyless_rows,
                    least((SELECT min(bucket_ts) FROM risk_hourly_agg),
+                         (SELECT min(bucket_ts) FROM risk_scope_hourly_agg),
                          (SELECT min(bucket_ts) FROM risk_request_log),
                          (SELECT min(bucket_ts) FROM risk_keyless_request_log)) AS oldest_bucket
             """;
