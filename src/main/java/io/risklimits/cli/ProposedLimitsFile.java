@@ -47,9 +47,8 @@ final class ProposedLimitsFile {
             }
             int lineNumber = index + 1;
             LimitRow row = parse(line, file, lineNumber);
-            String scope = (row.scope() == Scope.KEY ? "" : row.scope().label() + " scope ")
-                    + RowScope.of(row).describe() + (row.accountId() == null ? "" : " account " + row.accountId())
-                    + " window " + row.window().label();
+            String scope =
+                    RowScope.of(row).describe() + " window " + row.window().label();
             Integer first = lineOfScope.putIfAbsent(scope, lineNumber);
             if (first != null) {
                 throw new TypeConversionException(file + " line " + lineNumber + ": a second row for " + scope

@@ -72,7 +72,7 @@ class CliArgumentsTest {
             short line       | --from 2026-11-01T00:00:00Z --to 2026-11-02T00:00:00Z                           | line 5: expected 6 fields
             channel of entity| --from 2026-11-01T00:00:00Z --to 2026-11-02T00:00:00Z                           | line 3: a limit of the entity scope has channel *
             unknown scope    | --from 2026-11-01T00:00:00Z --to 2026-11-02T00:00:00Z                           | line 2: no scope card: key, entity, account_channel or account
-            scope row twice  | --from 2026-11-01T00:00:00Z --to 2026-11-02T00:00:00Z                           | line 3: a second row for account scope channel * direction OUT entity * window 24h
+            scope row twice  | --from 2026-11-01T00:00:00Z --to 2026-11-02T00:00:00Z                           | line 3: a second row for scope account channel * direction OUT account * window 24h
             from after to    | --from 2026-11-02T00:00:00Z --to 2026-11-01T00:00:00Z                           | --from must be before --to
             from equals to   | --from 2026-11-01T00:00:00Z --to 2026-11-01T00:00:00Z                           | --from must be before --to
             not an instant   | --from 2026-11-01 --to 2026-11-02T00:00:00Z                                     | expected an ISO-8601 instant like 2026-11-01T00:00:00Z but was '2026-11-01'

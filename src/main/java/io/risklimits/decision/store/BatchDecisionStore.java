@@ -4,29 +4,22 @@ import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.Limits;
 import io.risklimits.decision.ReadResult;
-import io.risklimits.decision.Scope;
 import io.risklimits.decision.ScopeKey;
 import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.WindowCalendar;
 import io.risklimits.shared.Failpoints;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcOperations;
-import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -50,24 +43,6 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 @Service
 public class BatchDecisionStore {
-
-    // checks READ COMMITTED, finds the accounts of the follow-ups' originals, locks the business keys and the
-    // scope keys (those given and those originals' account scopes) in one order and returns the database
-    // clock (docs/adr/0004); the statement started when the server received it, so the difference is the
-    // wait for the locks
-    private static final String BEGIN_BATCH_DECISION = """
-            SELECT begun.decided_at, begun.original_account_ids,
-                   extract(epoch FROM begun.decided_at - statement_timestamp()) AS lock_wait_seconds
-            FROM risk_begin_scoped_batch_decision(
-                     CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
-                     CAST(:scopes AS text[]), CAST(:ownerIds AS uuid[]), CAST(:scopeChannels AS text[]),
-                     CAST(:scopeDirections AS text[]),
-                     CAST(:originalEntityIds AS uuid[]), CAST(:originalChannels AS text[]),
-                     CAST(:originalDirections AS text[]), CAST(:originalDedupeIds AS uuid[])) AS begun
-            """;
-
-    // originalAccounts: of each reversal's original, in the reversals' order, null where none was found
-    private record Begun(Instant decidedAt, Duration lockWait, UUID[] originalAccounts) {}
 
     /** How a batch is decided: whether it reads stored decisions, and which scope keys it locks beyond its events'. */
     private record Attempt(boolean readStored, Set<ScopeKey> moreScopeKeys) {}
@@ -147,7 +122,7 @@ public class BatchDecisionStore {
                 }
                 metrics.batchDecidedAgainForReplays();
                 attempt = new Attempt(true, attempt.moreScopeKeys());
-            } catch (ScopesNotLocked notLocked) {
+            } catch (BatchLocks.ScopesNotLocked notLocked) {
                 // an original's account is fixed once it is committed, so each attempt locks more, and the
                 // originals of one batch are few
                 Set<ScopeKey> more = new HashSet<>(attempt.moreScopeKeys());
@@ -197,7 +172,7 @@ public class BatchDecisionStore {
      * A reversal releases where its original was counted: the original's account scopes are locked as
      * well, those of an original committed before the locks by the first statement itself; should one
      * have been committed while it waited for a lock (by the holder of the original's business key) with
-     * an account not locked, {@link ScopesNotLocked} rolls the batch back to lock it too.
+     * an account not locked, {@link BatchLocks.ScopesNotLocked} rolls the batch back to lock it too.
      */
     private UnderLocks lockAndRead(List<ReadResult> events, Attempt attempt) {
         List<RequestId> ids = events.stream().map(RequestId::of).toList();
@@ -214,8 +189,7 @@ public class BatchDecisionStore {
         scopeKeys.addAll(attempt.moreScopeKeys());
         Instant expectedBucket = clock.instant().truncatedTo(ChronoUnit.HOURS);
         RoundTrip reads = new RoundTrip(jdbc);
-        Supplier<Begun> begun = reads.query(
-                BEGIN_BATCH_DECISION, beginParameters(keys, scopeKeys, reversals), BatchDecisionStore::begun);
+        Supplier<BatchLocks.Begun> begun = BatchLocks.begin(keys, scopeKeys, reversals, reads);
         Supplier<Map<RequestId, Decision>> stored =
                 attempt.readStored() ? requestLogReader.findAll(ids, reads) : Map::of;
         Supplier<Map<RequestId, StoredOriginal>> originals =
@@ -226,88 +200,11 @@ public class BatchDecisionStore {
         Supplier<UsageReading> expectedReading = runningUsage.usageUpTo(usageKeys, expectedBucket, reads);
         reads.run();
         metrics.lockWaited(begun.get().lockWait());
-        Set<ScopeKey> locked = new HashSet<>(scopeKeys);
-        for (int i = 0; i < reversals.size(); i++) {
-            locked.addAll(ScopeKey.countedAt(
-                    reversals.get(i).businessKey(), begun.get().originalAccounts()[i]));
-        }
-        requireLocked(originals.get(), locked);
+        BatchLocks.requireLocked(originals.get(), begun.get().lockedScopeKeys());
         Instant decidedAt = begun.get().decidedAt();
         Instant bucket = decidedAt.truncatedTo(ChronoUnit.HOURS);
         UsageReading reading =
                 bucket.equals(expectedBucket) ? expectedReading.get() : runningUsage.usageUpTo(usageKeys, bucket);
         return new UnderLocks(decidedAt, bucket, stored.get(), reading, originals.get());
-    }
-
-    // business keys, scope keys (the business keys' own excluded) and the reversals' originals, as the
-    // arrays of risk_begin_scoped_batch_decision
-    private static MapSqlParameterSource beginParameters(
-            Set<BusinessKey> keys, Set<ScopeKey> scopeKeys, List<TransactionEvent> reversals) {
-        List<ScopeKey> aggregate =
-                scopeKeys.stream().filter(key -> key.scope() != Scope.KEY).toList();
-        return KeyArrays.of(keys)
-                .parameters()
-                .addValue(
-                        "scopes",
-                        aggregate.stream().map(key -> key.scope().label()).toArray(String[]::new))
-                .addValue("ownerIds", aggregate.stream().map(ScopeKey::owner).toArray(UUID[]::new))
-                .addValue(
-                        "scopeChannels",
-                        aggregate.stream().map(ScopeKey::channel).toArray(String[]::new))
-                .addValue(
-                        "scopeDirections",
-                        aggregate.stream().map(key -> key.direction().name()).toArray(String[]::new))
-                .addValue(
-                        "originalEntityIds",
-                        reversals.stream()
-                                .map(event -> event.businessKey().entityId())
-                                .toArray(UUID[]::new))
-                .addValue(
-                        "originalChannels",
-                        reversals.stream()
-                                .map(event -> event.businessKey().channel())
-                                .toArray(String[]::new))
-                .addValue(
-                        "originalDirections",
-                        reversals.stream()
-                                .map(event -> event.businessKey().direction().name())
-                                .toArray(String[]::new))
-                .addValue(
-                        "originalDedupeIds",
-                        reversals.stream().map(TransactionEvent::reverses).toArray(UUID[]::new));
-    }
-
-    // every scope key an original found under the locks was counted at must be locked before it is released
-    private static void requireLocked(Map<RequestId, StoredOriginal> originals, Set<ScopeKey> locked) {
-        Set<ScopeKey> missing = new LinkedHashSet<>();
-        originals.forEach((id, original) -> original.countedAt(id.businessKey()).stream()
-                .filter(key -> key.scope() != Scope.KEY && !locked.contains(key))
-                .forEach(missing::add));
-        if (!missing.isEmpty()) {
-            throw new ScopesNotLocked(missing);
-        }
-    }
-
-    private static Begun begun(ResultSet rs) throws SQLException {
-        rs.next();
-        return new Begun(
-                rs.getObject("decided_at", OffsetDateTime.class).toInstant(),
-                Duration.ofNanos(Math.round(rs.getDouble("lock_wait_seconds") * 1e9)),
-                (UUID[]) rs.getArray("original_account_ids").getArray());
-    }
-
-    /** Scope keys a batch must release at but did not lock: the batch is rolled back and locks them too. */
-    private static final class ScopesNotLocked extends RuntimeException {
-
-        private final Set<ScopeKey> scopeKeys;
-
-        ScopesNotLocked(Set<ScopeKey> scopeKeys) {
-            super("scope keys not locked: " + scopeKeys, null, false, false);
-            this.scopeKeys = Set.copyOf(scopeKeys);
-        }
-
-        Set<ScopeKey> scopeKeys() {
-            return scopeKeys;
-        }
     }
 }

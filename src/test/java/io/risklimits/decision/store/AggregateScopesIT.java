@@ -195,7 +195,7 @@ class AggregateScopesIT {
             released = CompletableFuture.supplyAsync(
                     () -> decide(reversal(card, original, 800, null), anyKey -> Limits.NONE));
             Awaitility.await().atMost(30, TimeUnit.SECONDS).until(() -> waitingForAnAdvisoryLock() > 0);
-            fileApprovedOriginal(holder, original);
+            fileApprovedOriginal(holder, original, "0 hours");
             holder.commit();
         }
 
@@ -208,9 +208,49 @@ class AggregateScopesIT {
         }
     }
 
-    // what a batch that approved the authorization writes: its audit row and its buckets at every scope,
-    // the running totals left to the triggers
-    private static void fileApprovedOriginal(Connection connection, TransactionEvent original) throws Exception {
+    /**
+     * Another worker remembers the account scope's window starts; then a release three days back lowers
+     * the account's totals before its windows: that worker's next decision at the account must see it.
+     */
+    @Test
+    void anotherWorkersRememberedAccountWindowStartsDoNotHideARelease() throws Exception {
+        UUID account = UUID.randomUUID();
+        BusinessKey oldCard = newKey("CARD");
+        TransactionEvent old = authorization(oldCard, 1_000, account);
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            fileApprovedOriginal(connection, old, "3 days");
+            connection.commit();
+        }
+        BatchDecisionStore otherWorker = TestStores.batchDecisionStore(dataSource);
+        // the second decision finds this hour's bucket of the account, so the worker remembers its starts
+        otherWorker.decideAll(List.of(authorization(newKey("CARD"), 1_500, account)), anyKey -> Limits.NONE);
+        otherWorker.decideAll(List.of(authorization(newKey("CARD"), 10, account)), anyKey -> Limits.NONE);
+
+        decide(reversal(oldCard, old, 1_000, null), anyKey -> Limits.NONE);
+        Decision after = otherWorker
+                .decideAll(
+                        List.of(authorization(newKey("CARD"), 50, account)),
+                        limitAt(
+                                Scope.ACCOUNT,
+                                new Limits(Map.of(
+                                        Window.LAST_24_HOURS, new Limit(10_000L, 100L),
+                                        Window.LAST_7_DAYS, new Limit(10_000L, 100L)))))
+                .get(0);
+
+        // the release lowered the account's totals before the 24-hour window's first bucket, this hour's
+        assertThat(after.scopes()).singleElement().satisfies(check -> {
+            assertThat(check.usage().of(Window.LAST_24_HOURS)).isEqualTo(new Tally(1_510, 2));
+            assertThat(check.usage().of(Window.LAST_7_DAYS))
+                    .as("the account's 7-day usage without the released 1,000")
+                    .isEqualTo(new Tally(1_510, 2));
+        });
+    }
+
+    // what a batch that approved the authorization age ago wrote: its audit row and its buckets at every
+    // scope, the running totals left to the triggers
+    private static void fileApprovedOriginal(Connection connection, TransactionEvent original, String age)
+            throws Exception {
         JdbcTemplate holder = new JdbcTemplate(new SingleConnectionDataSource(connection, true));
         BusinessKey key = original.businessKey();
         holder.queryForObject("SELECT set_config('risk.running_totals_written_by', '', true)", String.class);
@@ -218,31 +258,33 @@ class AggregateScopesIT {
                 """
                 INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
                                               decision, amount, currency, occurred_at, decided_at, type, account_id)
-                VALUES (?, ?, ?, ?, date_trunc('hour', now() AT TIME ZONE 'UTC'), 'APPROVED', ?, 'USD', now(), now(),
+                VALUES (?, ?, ?, ?, date_trunc('hour', now() AT TIME ZONE 'UTC') - CAST(? AS interval), 'APPROVED', ?, 'USD', now(), now(),
                         'AUTHORIZATION', ?)
                 """,
                 key.entityId(),
                 key.channel(),
                 key.direction().name(),
                 original.dedupeId(),
+                age,
                 original.amount(),
                 original.accountId());
         holder.update("""
                 INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count)
-                VALUES (?, ?, ?, date_trunc('hour', now() AT TIME ZONE 'UTC'), ?, 1)
-                """, key.entityId(), key.channel(), key.direction().name(), original.amount());
+                VALUES (?, ?, ?, date_trunc('hour', now() AT TIME ZONE 'UTC') - CAST(? AS interval), ?, 1)
+                """, key.entityId(), key.channel(), key.direction().name(), age, original.amount());
         for (ScopeKey countedAt : original.scopeKeys()) {
             if (countedAt.scope() != Scope.KEY) {
                 holder.update(
                         """
                         INSERT INTO risk_scope_hourly_agg (scope, owner_id, channel_code, direction_code, bucket_ts,
                                                            sum_amount, tx_count)
-                        VALUES (?, ?, ?, ?, date_trunc('hour', now() AT TIME ZONE 'UTC'), ?, 1)
+                        VALUES (?, ?, ?, ?, date_trunc('hour', now() AT TIME ZONE 'UTC') - CAST(? AS interval), ?, 1)
                         """,
                         countedAt.scope().label(),
                         countedAt.owner(),
                         countedAt.channel(),
                         countedAt.direction().name(),
+                        age,
                         original.amount());
             }
         }
