@@ -66,7 +66,7 @@ class RewordedMigrationsIT {
         }
 
         try (RunningService service = RunningService.start(RunningService.Topics.unique(), asDecider())) {
-            assertThat(service.bean(Flyway.class).info().applied()).hasSize(4);
+            assertThat(service.bean(Flyway.class).info().pending()).isEmpty();
         }
 
         for (RewordedMigrations.Reworded reworded : RewordedMigrations.REWORDED) {
