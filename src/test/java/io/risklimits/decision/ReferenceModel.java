@@ -133,9 +133,12 @@ public final class ReferenceModel {
         return keys;
     }
 
-    /** Decides one authorization of the key at the given bucket and, when approved, counts it. */
+    /**
+     * Decides one authorization of the key at the given bucket and, when approved, counts it at the key
+     * alone: the key's own rules, for a model of one key (whose name need not be a business key's).
+     */
     public Expected decide(String key, String dedupeId, long amount, Instant bucket, Map<String, Cap> caps) {
-        return decide(key, null, dedupeId, amount, bucket, Map.of("key", caps));
+        return decideAt(key, Map.of("key", key), dedupeId, amount, bucket, Map.of("key", caps));
     }
 
     /**
@@ -151,7 +154,16 @@ public final class ReferenceModel {
             long amount,
             Instant bucket,
             Map<String, Map<String, Cap>> caps) {
-        Map<String, String> scopeKeys = scopeKeys(key, account);
+        return decideAt(key, scopeKeys(key, account), dedupeId, amount, bucket, caps);
+    }
+
+    private Expected decideAt(
+            String key,
+            Map<String, String> scopeKeys,
+            String dedupeId,
+            long amount,
+            Instant bucket,
+            Map<String, Map<String, Cap>> caps) {
         Map<String, Map<String, long[]>> usageByScope = new LinkedHashMap<>();
         scopeKeys.forEach((scope, scopeKey) -> usageByScope.put(scope, usage(scopeKey, bucket)));
         Map<String, Map<String, long[]>> reportedScopes = new LinkedHashMap<>();
