@@ -14,11 +14,17 @@ import java.util.Map;
 
 /**
  * An independent, sequential model of the contract's limit and reversal rules, written without the
- * production code: one key's history as a plain list of counted amounts with their hour, a window as
- * "buckets since" (rolling windows by hours, calendar windows from midnight in the model's zone), a
+ * production code: one scope key's history as a plain list of counted amounts with their hour, a window
+ * as "buckets since" (rolling windows by hours, calendar windows from midnight in the model's zone), a
  * per-transaction cap as a comparison with the amount alone, a reversal as taking from its original's
- * entry. The one oracle of those rules for the tests that check decisions against them (the decider's
- * over Kafka, the backtest's replay): a rule the contract adds is modelled here once.
+ * entry. An authorization is one entry, listed at every scope key it counts at (its business key, its
+ * entity, and its account's channel and its account when it names one), so what a reversal takes from
+ * it is taken at each of them, whatever account the reversal names. The one oracle of those rules for
+ * the tests that check decisions against them (the decider's over Kafka, the backtest's replay): a rule
+ * the contract adds is modelled here once.
+ *
+ * <p>A business key is written {@code entity:channel:direction}; it is also the name of its own scope
+ * key. The other scope keys are written {@code scope:owner:channel:direction} ({@link #scopeKeys}).
  */
 public final class ReferenceModel {
 
@@ -27,6 +33,9 @@ public final class ReferenceModel {
 
     public static final List<String> ROLLING_WINDOWS = List.of("24h", "7d", "30d");
     public static final Map<String, Integer> ROLLING_WINDOW_HOURS = Map.of("24h", 24, "7d", 168, "30d", 720);
+
+    /** The scopes in the order the contract checks them. */
+    public static final List<String> SCOPES = List.of("key", "entity", "account_channel", "account");
 
     private final ZoneId zone;
 
@@ -54,13 +63,26 @@ public final class ReferenceModel {
     public record Cap(long amount, long count) {}
 
     /**
+     * @param usage the business key's usage before the event, per window
      * @param released for RELEASED: {amount, count}; null otherwise
      * @param remaining for a reversal that found an approved original; null otherwise
+     * @param scopes for an authorization, the usage before it at each scope other than the key's with a
+     *     window in force, by scope; empty otherwise
      */
-    public record Expected(String decision, String reason, Map<String, long[]> usage, long[] released, Long remaining) {
+    public record Expected(
+            String decision,
+            String reason,
+            Map<String, long[]> usage,
+            long[] released,
+            Long remaining,
+            Map<String, Map<String, long[]>> scopes) {
 
         public Expected(String decision, String reason, Map<String, long[]> usage) {
-            this(decision, reason, usage, null, null);
+            this(decision, reason, usage, null, null, Map.of());
+        }
+
+        public Expected(String decision, String reason, Map<String, long[]> usage, long[] released, Long remaining) {
+            this(decision, reason, usage, released, remaining, Map.of());
         }
     }
 
@@ -78,48 +100,121 @@ public final class ReferenceModel {
     /** What a reversal may name: an event decided under a key. */
     private record Filed(boolean authorization, String decision, Counted counted) {}
 
-    private final Map<String, List<Counted>> countedByKey = new HashMap<>();
+    private final Map<String, List<Counted>> countedByScopeKey = new HashMap<>();
     private final Map<String, Filed> filed = new HashMap<>();
 
-    /** Counts a bucket of the key's history: {@code count} approvals that sum to {@code amount}. */
+    /**
+     * Counts a bucket of one scope key's history (a business key, or a key of {@link #scopeKeys}) there
+     * alone: {@code count} approvals that sum to {@code amount}.
+     */
     public void history(String key, Instant bucket, long amount, long count) {
         for (int i = 0; i < count; i++) {
             // split the bucket total into count events; only the sums matter
             long share = amount / count + (i == 0 ? amount % count : 0);
-            countedByKey.computeIfAbsent(key, k -> new ArrayList<>()).add(new Counted(bucket, share));
+            countedByScopeKey.computeIfAbsent(key, k -> new ArrayList<>()).add(new Counted(bucket, share));
         }
     }
 
-    /** Decides one authorization of the key at the given bucket and, when approved, counts it. */
+    /**
+     * The scope keys an event of the business key counts at, by scope in the order they are checked: the
+     * key and its entity, and with an account its account's channel and the account.
+     *
+     * @param account null when the event names none
+     */
+    public static Map<String, String> scopeKeys(String key, String account) {
+        String[] parts = key.split(":");
+        Map<String, String> keys = new LinkedHashMap<>();
+        keys.put("key", key);
+        keys.put("entity", String.join(":", "entity", parts[0], "*", parts[2]));
+        if (account != null) {
+            keys.put("account_channel", String.join(":", "account_channel", account, parts[1], parts[2]));
+            keys.put("account", String.join(":", "account", account, "*", parts[2]));
+        }
+        return keys;
+    }
+
+    /**
+     * Decides one authorization of the key at the given bucket and, when approved, counts it at the key
+     * alone: the key's own rules, for a model of one key (whose name need not be a business key's).
+     */
     public Expected decide(String key, String dedupeId, long amount, Instant bucket, Map<String, Cap> caps) {
-        Map<String, long[]> usage = usage(key, bucket);
+        return decideAt(key, Map.of("key", key), dedupeId, amount, bucket, Map.of("key", caps));
+    }
+
+    /**
+     * Decides one authorization of the key, naming the account (or null), at the given bucket against the
+     * caps of each scope (a scope absent or empty: nothing limits it there), and when approved counts it at
+     * every scope key it belongs to. Scopes are checked in the contract's order, windows in theirs within
+     * each; the first that fails names the reason, prefixed with its scope unless it is the key's.
+     */
+    public Expected decide(
+            String key,
+            String account,
+            String dedupeId,
+            long amount,
+            Instant bucket,
+            Map<String, Map<String, Cap>> caps) {
+        return decideAt(key, scopeKeys(key, account), dedupeId, amount, bucket, caps);
+    }
+
+    private Expected decideAt(
+            String key,
+            Map<String, String> scopeKeys,
+            String dedupeId,
+            long amount,
+            Instant bucket,
+            Map<String, Map<String, Cap>> caps) {
+        Map<String, Map<String, long[]>> usageByScope = new LinkedHashMap<>();
+        scopeKeys.forEach((scope, scopeKey) -> usageByScope.put(scope, usage(scopeKey, bucket)));
+        Map<String, Map<String, long[]>> reportedScopes = new LinkedHashMap<>();
+        usageByScope.forEach((scope, usage) -> {
+            if (!scope.equals("key") && !caps.getOrDefault(scope, Map.of()).isEmpty()) {
+                reportedScopes.put(scope, usage);
+            }
+        });
+        Map<String, long[]> keyUsage = usageByScope.get("key");
+        for (Map.Entry<String, Map<String, long[]>> scope : usageByScope.entrySet()) {
+            String reason = firstFailure(amount, scope.getValue(), caps.getOrDefault(scope.getKey(), Map.of()));
+            if (reason != null) {
+                String prefix =
+                        scope.getKey().equals("key") ? "" : scope.getKey().toUpperCase() + "_";
+                filed.put(key + "/" + dedupeId, new Filed(true, "REJECTED", null));
+                return new Expected("REJECTED", prefix + reason, keyUsage, null, null, reportedScopes);
+            }
+        }
+        Counted counted = new Counted(bucket, amount);
+        scopeKeys
+                .values()
+                .forEach(scopeKey -> countedByScopeKey
+                        .computeIfAbsent(scopeKey, k -> new ArrayList<>())
+                        .add(counted));
+        filed.put(key + "/" + dedupeId, new Filed(true, "APPROVED", counted));
+        return new Expected("APPROVED", null, keyUsage, null, null, reportedScopes);
+    }
+
+    /** The reason of the first window of one scope that does not admit the amount, without a scope prefix; null if all do. */
+    private static String firstFailure(long amount, Map<String, long[]> usage, Map<String, Cap> caps) {
         for (String window : WINDOWS) {
             Cap cap = caps.get(window);
             if (cap == null) {
                 continue;
             }
-            long[] used = window.equals("txn") ? new long[] {0, 0} : usage.get(window);
             String label = window.toUpperCase();
             if (window.equals("txn")) {
                 if (amount > cap.amount()) {
-                    filed.put(key + "/" + dedupeId, new Filed(true, "REJECTED", null));
-                    return new Expected("REJECTED", "LIMIT_TXN_AMOUNT", usage);
+                    return "LIMIT_TXN_AMOUNT";
                 }
                 continue;
             }
+            long[] used = usage.get(window);
             if (used[0] + amount > cap.amount()) {
-                filed.put(key + "/" + dedupeId, new Filed(true, "REJECTED", null));
-                return new Expected("REJECTED", "LIMIT_" + label + "_AMOUNT", usage);
+                return "LIMIT_" + label + "_AMOUNT";
             }
             if (used[1] + 1 > cap.count()) {
-                filed.put(key + "/" + dedupeId, new Filed(true, "REJECTED", null));
-                return new Expected("REJECTED", "LIMIT_" + label + "_COUNT", usage);
+                return "LIMIT_" + label + "_COUNT";
             }
         }
-        Counted counted = new Counted(bucket, amount);
-        countedByKey.computeIfAbsent(key, k -> new ArrayList<>()).add(counted);
-        filed.put(key + "/" + dedupeId, new Filed(true, "APPROVED", counted));
-        return new Expected("APPROVED", null, usage);
+        return null;
     }
 
     /**
@@ -131,7 +226,10 @@ public final class ReferenceModel {
         return new Expected("INVALID", "INVALID_REQUEST", Map.of());
     }
 
-    /** Decides one reversal of the key, naming its original by dedupe_id. */
+    /**
+     * Decides one reversal of the key, naming its original by dedupe_id: released at every scope key the
+     * original was counted at, whatever account the reversal itself names.
+     */
     public Expected reverse(String key, String dedupeId, String reverses, long amount, Instant bucket) {
         Map<String, long[]> usage = usage(key, bucket);
         Filed original = filed.get(key + "/" + reverses);
@@ -159,7 +257,7 @@ public final class ReferenceModel {
         Counted counted = null;
         if (decision.equals("APPROVED")) {
             counted = new Counted(bucket, amount);
-            countedByKey.computeIfAbsent(key, k -> new ArrayList<>()).add(counted);
+            countedByScopeKey.computeIfAbsent(key, k -> new ArrayList<>()).add(counted);
         }
         filed.put(key + "/" + dedupeId, new Filed(true, decision, counted));
     }
@@ -180,13 +278,13 @@ public final class ReferenceModel {
         return count;
     }
 
-    private Map<String, long[]> usage(String key, Instant bucket) {
+    private Map<String, long[]> usage(String scopeKey, Instant bucket) {
         Map<String, long[]> usage = new LinkedHashMap<>();
         for (String window : WINDOWS.subList(1, WINDOWS.size())) {
             Instant since = since(window, bucket);
             long sum = 0;
             long count = 0;
-            for (Counted counted : countedByKey.getOrDefault(key, List.of())) {
+            for (Counted counted : countedByScopeKey.getOrDefault(scopeKey, List.of())) {
                 if (!counted.bucket.isBefore(since) && counted.remaining > 0) {
                     sum += counted.remaining;
                     count++;

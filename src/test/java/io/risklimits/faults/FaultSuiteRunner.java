@@ -77,6 +77,7 @@ final class FaultSuiteRunner {
                     invariants.oneAuditRowEach(),
                     invariants.messagesAgree(run.decisions()),
                     invariants.noWindowExceeded(run.limits),
+                    invariants.noAccountWindowExceeded(run.accountLimit),
                     invariants.bucketsEqualApprovals(),
                     invariants.noOriginalReleasedBeyondItsAmount(),
                     invariants.runningTotalsArePrefixSums(),

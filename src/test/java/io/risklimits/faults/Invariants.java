@@ -3,13 +3,10 @@ package io.risklimits.faults;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -24,8 +21,6 @@ import tools.jackson.databind.node.ObjectNode;
 final class Invariants {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    // how PostgreSQL writes a timestamp as text
-    private static final DateTimeFormatter SQL_TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
     record Check(String name, boolean passed, String detail) {}
 
@@ -125,12 +120,44 @@ final class Invariants {
 
     /** Recomputed from the approved audit rows: for every hour with approvals, each window ending there. */
     Check noWindowExceeded(List<WindowLimit> limits) {
-        Map<UUID, Map<LocalDateTime, long[]>> approved = approvedByKeyAndHour();
+        Map<UUID, Map<LocalDateTime, long[]>> approved = countedByHour(COUNTED_BY_KEY_AND_HOUR);
+        Integer rejections = db.queryForObject(
+                "SELECT count(*) FROM risk_request_log WHERE channel_code = ? AND decision = 'REJECTED'",
+                Integer.class,
+                channel);
+        return new Check(
+                "no window of any key over its limit",
+                windowsOver(approved, limits) == 0,
+                approvals(approved) + " approved, " + rejections + " rejected over " + approved.size() + " keys, "
+                        + windowsOver(approved, limits) + " windows over");
+    }
+
+    /** The same at the account scope: what the authorizations that named an account still count there. */
+    Check noAccountWindowExceeded(WindowLimit limit) {
+        Map<UUID, Map<LocalDateTime, long[]>> approved = countedByHour(COUNTED_BY_ACCOUNT_AND_HOUR);
+        Integer rejections = db.queryForObject(
+                "SELECT count(*) FROM risk_request_log WHERE channel_code = ? AND reason LIKE 'ACCOUNT_LIMIT_%'",
+                Integer.class, channel);
+        return new Check(
+                "no window of any account over its limit",
+                windowsOver(approved, List.of(limit)) == 0,
+                approvals(approved) + " approved with an account over " + approved.size() + " accounts, " + rejections
+                        + " rejected for the account's limit, " + windowsOver(approved, List.of(limit))
+                        + " windows over");
+    }
+
+    private static long approvals(Map<UUID, Map<LocalDateTime, long[]>> counted) {
+        return counted.values().stream()
+                .flatMap(hours -> hours.values().stream())
+                .mapToLong(hour -> hour[1])
+                .sum();
+    }
+
+    /** How many windows, one ending at each hour with approvals of an owner, end over a limit. */
+    private static int windowsOver(Map<UUID, Map<LocalDateTime, long[]>> counted, List<WindowLimit> limits) {
         int exceeded = 0;
-        long approvals = 0;
-        for (Map<LocalDateTime, long[]> hours : approved.values()) {
+        for (Map<LocalDateTime, long[]> hours : counted.values()) {
             for (LocalDateTime hour : hours.keySet()) {
-                approvals += hours.get(hour)[1];
                 for (WindowLimit limit : limits) {
                     long amount = 0;
                     long count = 0;
@@ -146,21 +173,13 @@ final class Invariants {
                 }
             }
         }
-        Integer rejections = db.queryForObject(
-                "SELECT count(*) FROM risk_request_log WHERE channel_code = ? AND decision = 'REJECTED'",
-                Integer.class,
-                channel);
-        return new Check(
-                "no window of any key over its limit",
-                exceeded == 0,
-                approvals + " approved, " + rejections + " rejected over " + approved.size() + " keys, " + exceeded
-                        + " windows over");
+        return exceeded;
     }
 
     // What the audit log says each key still counts per hour: its approved authorizations filed in that
     // hour, less what their RELEASED reversals gave back; an original released in full no longer counts.
     private static final String COUNTED_BY_KEY_AND_HOUR = """
-            SELECT original.entity_id, original.bucket_ts,
+            SELECT original.entity_id AS owner_id, original.bucket_ts,
                    sum(original.amount - coalesce(released.amount, 0)) AS amount,
                    count(*) FILTER (WHERE original.amount > coalesce(released.amount, 0)) AS n
             FROM risk_request_log original
@@ -176,12 +195,31 @@ final class Invariants {
             GROUP BY original.entity_id, original.bucket_ts
             """;
 
-    private Map<UUID, Map<LocalDateTime, long[]>> approvedByKeyAndHour() {
+    // The same per account (the authorizations that named one) and hour: where the account scope counts.
+    private static final String COUNTED_BY_ACCOUNT_AND_HOUR = """
+            SELECT original.account_id AS owner_id, original.bucket_ts,
+                   sum(original.amount - coalesce(released.amount, 0)) AS amount,
+                   count(*) FILTER (WHERE original.amount > coalesce(released.amount, 0)) AS n
+            FROM risk_request_log original
+            LEFT JOIN (SELECT entity_id, channel_code, direction_code, reverses, sum(released_amount) AS amount
+                       FROM risk_request_log
+                       WHERE channel_code = ? AND decision = 'RELEASED'
+                       GROUP BY entity_id, channel_code, direction_code, reverses) AS released
+              ON released.entity_id = original.entity_id
+             AND released.channel_code = original.channel_code
+             AND released.direction_code = original.direction_code
+             AND released.reverses = original.dedupe_id
+            WHERE original.channel_code = ? AND original.decision = 'APPROVED' AND original.account_id IS NOT NULL
+            GROUP BY original.account_id, original.bucket_ts
+            """;
+
+    /** owner (entity or account) -> hour -> {amount, count} still counted, by one of the queries above. */
+    private Map<UUID, Map<LocalDateTime, long[]>> countedByHour(String query) {
         Map<UUID, Map<LocalDateTime, long[]>> approved = new HashMap<>();
         db.query(
-                COUNTED_BY_KEY_AND_HOUR,
+                query,
                 rs -> {
-                    approved.computeIfAbsent(rs.getObject("entity_id", UUID.class), key -> new HashMap<>())
+                    approved.computeIfAbsent(rs.getObject("owner_id", UUID.class), key -> new HashMap<>())
                             .put(
                                     rs.getObject("bucket_ts", LocalDateTime.class),
                                     new long[] {rs.getLong("amount"), rs.getLong("n")});
@@ -191,20 +229,99 @@ final class Invariants {
         return approved;
     }
 
+    // What the audit log says each scope key still counts per hour: an approved authorization counts at
+    // its business key and its entity, and at its account's channel and its account when it named one;
+    // what its RELEASED reversals gave back is taken there, in its hour, whatever account they named.
+    // Every bucket of the scenario's business keys, entities and accounts beside it; a row is a scope key
+    // and hour whose bucket differs from the audit log (absent on either side: null).
+    private static final String BUCKETS_DIFFERING_FROM_THE_AUDIT_LOG = """
+            WITH counted AS (
+                SELECT original.entity_id, original.channel_code, original.direction_code, original.account_id,
+                       original.bucket_ts,
+                       original.amount - coalesce(released.amount, 0) AS amount,
+                       CASE WHEN original.amount > coalesce(released.amount, 0) THEN 1 ELSE 0 END AS n
+                FROM risk_request_log original
+                LEFT JOIN (SELECT entity_id, channel_code, direction_code, reverses, sum(released_amount) AS amount
+                           FROM risk_request_log
+                           WHERE channel_code = ? AND decision = 'RELEASED'
+                           GROUP BY entity_id, channel_code, direction_code, reverses) AS released
+                  ON released.entity_id = original.entity_id
+                 AND released.channel_code = original.channel_code
+                 AND released.direction_code = original.direction_code
+                 AND released.reverses = original.dedupe_id
+                WHERE original.channel_code = ? AND original.decision = 'APPROVED'
+            ),
+            expected AS (
+                SELECT scope, owner_id, channel_code, direction_code, bucket_ts, sum(amount) AS amount, sum(n) AS n
+                FROM (SELECT 'key' AS scope, entity_id AS owner_id, channel_code, direction_code, bucket_ts, amount, n
+                      FROM counted
+                      UNION ALL
+                      SELECT 'entity', entity_id, '*', direction_code, bucket_ts, amount, n
+                      FROM counted
+                      UNION ALL
+                      SELECT 'account_channel', account_id, channel_code, direction_code, bucket_ts, amount, n
+                      FROM counted WHERE account_id IS NOT NULL
+                      UNION ALL
+                      SELECT 'account', account_id, '*', direction_code, bucket_ts, amount, n
+                      FROM counted WHERE account_id IS NOT NULL) AS at_scope
+                GROUP BY scope, owner_id, channel_code, direction_code, bucket_ts
+            ),
+            owners AS (
+                SELECT entity_id AS owner_id FROM risk_request_log WHERE channel_code = ?
+                UNION
+                SELECT account_id FROM risk_request_log WHERE channel_code = ? AND account_id IS NOT NULL
+            ),
+            buckets AS (
+                SELECT 'key' AS scope, entity_id AS owner_id, channel_code, direction_code, bucket_ts,
+                       sum_amount AS amount, tx_count AS n
+                FROM risk_hourly_agg
+                WHERE channel_code = ?
+                UNION ALL
+                SELECT scope, owner_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count
+                FROM risk_scope_hourly_agg
+                WHERE owner_id IN (SELECT owner_id FROM owners)
+            )
+            SELECT scope, owner_id, channel_code, direction_code, bucket_ts,
+                   expected.amount AS expected_amount, expected.n AS expected_count,
+                   buckets.amount AS bucket_amount, buckets.n AS bucket_count
+            FROM expected
+            FULL JOIN buckets USING (scope, owner_id, channel_code, direction_code, bucket_ts)
+            WHERE expected.amount IS DISTINCT FROM buckets.amount OR expected.n IS DISTINCT FROM buckets.n
+            ORDER BY scope, owner_id, direction_code, bucket_ts
+            """;
+
+    /** At every scope key, each hour's bucket equals its approved audit rows less what their reversals released. */
     Check bucketsEqualApprovals() {
-        Set<String> fromLog = new HashSet<>();
-        approvedByKeyAndHour()
-                .forEach((entity, hours) -> hours.forEach((hour, counted) ->
-                        fromLog.add(entity + ":" + hour.format(SQL_TIMESTAMP) + ":" + counted[0] + ":" + counted[1])));
-        Set<String> fromBuckets = new HashSet<>(db.queryForList(
-                "SELECT entity_id || ':' || bucket_ts || ':' || sum_amount || ':' || tx_count"
-                        + " FROM risk_hourly_agg WHERE channel_code = ?",
-                String.class,
-                channel));
+        List<String> differing = db.query(
+                BUCKETS_DIFFERING_FROM_THE_AUDIT_LOG,
+                (rs, rowNumber) -> rs.getString("scope") + ":" + rs.getObject("owner_id") + ":"
+                        + rs.getString("channel_code") + ":" + rs.getString("direction_code") + " at "
+                        + rs.getObject("bucket_ts", LocalDateTime.class) + ": audit "
+                        + rs.getObject("expected_amount") + "/" + rs.getObject("expected_count") + ", bucket "
+                        + rs.getObject("bucket_amount") + "/" + rs.getObject("bucket_count"),
+                channel,
+                channel,
+                channel,
+                channel,
+                channel);
+        Integer keys = db.queryForObject(
+                "SELECT count(DISTINCT entity_id) FROM risk_hourly_agg WHERE channel_code = ?", Integer.class, channel);
+        Integer scopeKeys = db.queryForObject("""
+                SELECT count(*)
+                FROM (SELECT DISTINCT scope, owner_id, channel_code, direction_code
+                      FROM risk_scope_hourly_agg
+                      WHERE owner_id IN (SELECT entity_id FROM risk_request_log WHERE channel_code = ?
+                                         UNION
+                                         SELECT account_id FROM risk_request_log WHERE channel_code = ?)) AS scope_keys
+                """, Integer.class, channel, channel);
         return new Check(
-                "hourly buckets equal the approved audit rows less what their reversals released",
-                fromLog.equals(fromBuckets),
-                fromBuckets.size() + " buckets, " + fromLog.size() + " from the audit rows");
+                "hourly buckets at every scope equal the approved audit rows less what their reversals released",
+                differing.isEmpty(),
+                keys + " business keys and " + scopeKeys + " other scope keys; " + differing.size()
+                        + " buckets differing"
+                        + (differing.isEmpty()
+                                ? ""
+                                : ", among them " + differing.stream().limit(5).toList()));
     }
 
     /** Reversals of one original, on any partition and worker, never give back more than it counted. */
@@ -232,7 +349,7 @@ final class Invariants {
                 releases + " releases of " + load.reversals() + " reversals sent; over-released: " + overReleased);
     }
 
-    /** The usage reads rely on running totals: each bucket's must be the sum of its key's buckets so far. */
+    /** The usage reads rely on running totals: each bucket's must be the sum of its scope key's buckets so far. */
     Check runningTotalsArePrefixSums() {
         Integer wrong = db.queryForObject("""
                 SELECT count(*)
@@ -244,10 +361,23 @@ final class Invariants {
                       WINDOW key_history AS (PARTITION BY entity_id, direction_code ORDER BY bucket_ts)) AS buckets
                 WHERE running_amount <> expected_amount OR running_count <> expected_count
                 """, Integer.class, channel);
+        Integer wrongAtScopes = db.queryForObject("""
+                SELECT count(*)
+                FROM (SELECT running_amount, running_count,
+                             sum(sum_amount) OVER scope_key_history AS expected_amount,
+                             sum(tx_count)   OVER scope_key_history AS expected_count
+                      FROM risk_scope_hourly_agg
+                      WHERE owner_id IN (SELECT entity_id FROM risk_request_log WHERE channel_code = ?
+                                         UNION
+                                         SELECT account_id FROM risk_request_log WHERE channel_code = ?)
+                      WINDOW scope_key_history AS (PARTITION BY scope, owner_id, channel_code, direction_code
+                                                   ORDER BY bucket_ts)) AS buckets
+                WHERE running_amount <> expected_amount OR running_count <> expected_count
+                """, Integer.class, channel, channel);
         return new Check(
-                "running totals equal the prefix sums of the buckets",
-                wrong != null && wrong == 0,
-                wrong + " buckets with wrong running totals");
+                "running totals equal the prefix sums of the buckets, at every scope",
+                wrong != null && wrong == 0 && wrongAtScopes != null && wrongAtScopes == 0,
+                wrong + " key buckets and " + wrongAtScopes + " other scope buckets with wrong running totals");
     }
 
     Check deadLettersPresent(String deadLetterTopic) {

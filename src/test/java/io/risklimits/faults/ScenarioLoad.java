@@ -19,7 +19,8 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * One scenario's event stream, fixed by a seed: a few business keys (so limits fill up and reject),
+ * One scenario's event stream, fixed by a seed: a few business keys (so limits fill up and reject), most
+ * of their entities in one of two accounts, their events naming it now and then not,
  * 5 % redeliveries of an earlier dedupe_id, 10 % reversals of an earlier event (in full, in part, or
  * for more than it counted; whatever became of it), 2 % invalid events, 1 % records that are not JSON, and
  * half of the events sent to a random partition instead of their key's, so one key is decided by
@@ -27,11 +28,15 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 final class ScenarioLoad {
 
-    record Planned(String key, byte[] value, Integer partition) {}
+    /** @param account the account the event names; null when it names none */
+    record Planned(String key, byte[] value, Integer partition, UUID account) {}
+
+    private static final int ACCOUNTS = 2;
 
     private final List<Planned> records = new ArrayList<>();
     private final Set<UUID> decidable = new LinkedHashSet<>();
     private final List<UUID> entities = new ArrayList<>();
+    private final List<UUID> accounts = new ArrayList<>();
     private int unreadable;
     private int invalid;
     private int reversals;
@@ -40,6 +45,9 @@ final class ScenarioLoad {
         Random random = new Random(seed);
         for (int i = 0; i < keys; i++) {
             entities.add(new UUID(random.nextLong(), random.nextLong()));
+        }
+        for (int i = 0; i < ACCOUNTS; i++) {
+            accounts.add(new UUID(random.nextLong(), random.nextLong()));
         }
         Map<UUID, Planned> sent = new LinkedHashMap<>();
         for (int i = 0; i < events; i++) {
@@ -50,24 +58,32 @@ final class ScenarioLoad {
             if (kind < 5 && !sent.isEmpty()) {
                 List<Planned> earlier = new ArrayList<>(sent.values());
                 Planned again = earlier.get(random.nextInt(earlier.size()));
-                records.add(new Planned(again.key(), again.value(), partition));
+                records.add(new Planned(again.key(), again.value(), partition, again.account()));
             } else if (kind < 15 && !sent.isEmpty()) {
                 List<UUID> earlier = new ArrayList<>(sent.keySet());
                 UUID original = earlier.get(random.nextInt(earlier.size()));
                 Planned reversed = sent.get(original);
                 UUID dedupeId = new UUID(random.nextLong(), random.nextLong());
                 long amount = 50 + random.nextInt(1450);
+                // the original's account, none or the other one: it releases where the original counted
+                int accountKind = random.nextInt(3);
+                UUID account = accountKind == 0
+                        ? reversed.account()
+                        : accountKind == 1 ? null : accounts.get(random.nextInt(ACCOUNTS));
                 Planned planned = new Planned(
                         reversed.key(),
-                        Events.json(Events.reversal(dedupeId, entityOf(reversed), channel, "OUT", amount, original)),
-                        partition);
+                        Events.json(Events.withAccount(
+                                Events.reversal(dedupeId, entityOf(reversed), channel, "OUT", amount, original),
+                                account)),
+                        partition,
+                        account);
                 reversals++;
                 decidable.add(dedupeId);
                 records.add(planned);
             } else if (kind < 16) {
                 unreadable++;
-                records.add(
-                        new Planned(key, ("{\"dedupe_id\": broken " + i).getBytes(StandardCharsets.UTF_8), partition));
+                records.add(new Planned(
+                        key, ("{\"dedupe_id\": broken " + i).getBytes(StandardCharsets.UTF_8), partition, null));
             } else {
                 UUID dedupeId = new UUID(random.nextLong(), random.nextLong());
                 boolean valid = kind >= 18;
@@ -75,7 +91,9 @@ final class ScenarioLoad {
                     invalid++;
                 }
                 long amount = valid ? 100 + random.nextInt(1400) : 0;
-                Planned planned = new Planned(key, event(dedupeId, entity, channel, amount), partition);
+                UUID account = random.nextInt(100) < 85 ? accountOf(entity) : null;
+                Planned planned =
+                        new Planned(key, event(dedupeId, entity, channel, amount, account), partition, account);
                 decidable.add(dedupeId);
                 sent.put(dedupeId, planned);
                 records.add(planned);
@@ -87,8 +105,14 @@ final class ScenarioLoad {
         return UUID.fromString(planned.key().substring(0, planned.key().indexOf(':')));
     }
 
-    private static byte[] event(UUID dedupeId, UUID entity, String channel, long amount) {
-        return Events.json(Events.event(dedupeId, entity, channel, "OUT", amount));
+    /** Every entity but the last two belongs to an account, the accounts in turn. */
+    private UUID accountOf(UUID entity) {
+        int index = entities.indexOf(entity);
+        return index < entities.size() - 2 ? accounts.get(index % ACCOUNTS) : null;
+    }
+
+    private static byte[] event(UUID dedupeId, UUID entity, String channel, long amount, UUID account) {
+        return Events.json(Events.withAccount(Events.event(dedupeId, entity, channel, "OUT", amount), account));
     }
 
     /** Sends the stream at about perSecond records a second; the future completes when all are acknowledged. */
@@ -158,5 +182,9 @@ final class ScenarioLoad {
 
     List<UUID> entities() {
         return entities;
+    }
+
+    List<UUID> accounts() {
+        return accounts;
     }
 }

@@ -33,6 +33,7 @@ final class ScenarioRun implements AutoCloseable {
     final String channel = "FAULT_" + suffix.toUpperCase();
     final ScenarioLoad load;
     final List<Invariants.WindowLimit> limits;
+    final Invariants.WindowLimit accountLimit;
     private final List<WorkerProcess> workers = new ArrayList<>();
     private final AtomicBoolean archiving = new AtomicBoolean(true);
     private String databaseUrl;
@@ -43,6 +44,7 @@ final class ScenarioRun implements AutoCloseable {
         this.name = name;
         this.load = new ScenarioLoad(events, KEYS, channel, name.hashCode());
         this.limits = limitsBindingMidStream(events / KEYS);
+        this.accountLimit = accountLimitBindingEarlier(events / KEYS);
         this.databaseUrl = cluster.jdbcUrl();
         JdbcTemplate db = cluster.jdbc();
         String[] windows = {"24h", "7d", "30d"};
@@ -55,7 +57,24 @@ final class ScenarioRun implements AutoCloseable {
                     limits.get(i).maxAmount(),
                     limits.get(i).maxCount());
         }
+        for (UUID account : load.accounts()) {
+            db.update(
+                    "INSERT INTO risk_limit (scope, channel, direction, account_id, window_name, max_amount, max_count)"
+                            + " VALUES ('account', '*', 'OUT', ?, '24h', ?, ?)",
+                    account,
+                    accountLimit.maxAmount(),
+                    accountLimit.maxCount());
+        }
         seedBacklogPastRetention(db);
+    }
+
+    /**
+     * An account holds three of the keys and most of their events name it: its 24h amount binds at about
+     * half of what those events ask, before the three keys' own limits would together, so the accounts'
+     * locks are contended by every worker while the faults strike.
+     */
+    private static Invariants.WindowLimit accountLimitBindingEarlier(int eventsPerKey) {
+        return new Invariants.WindowLimit(24, 3L * eventsPerKey * 800 / 3, 1_000_000);
     }
 
     /**

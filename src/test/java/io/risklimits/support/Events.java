@@ -35,6 +35,14 @@ public final class Events {
         return event;
     }
 
+    /** The event naming the account, or as it was when the account is null. */
+    public static Map<String, Object> withAccount(Map<String, Object> event, UUID account) {
+        if (account != null) {
+            event.put("account_id", account.toString());
+        }
+        return event;
+    }
+
     public static byte[] json(Map<String, Object> event) {
         return JSON.writeValueAsBytes(event);
     }
