@@ -76,6 +76,12 @@ final class BenchmarkDatabase {
             WHERE entity_id = ANY (?::uuid[]) AND channel_code = ? AND bucket_ts >= ?::timestamp
             """;
 
+    // Everything the runs decided: their decisions fall in the hour of the load or later (the old ones
+    // are 40 days older).
+    private static final String DELETE_RUN_DECISIONS = """
+            DELETE FROM risk_request_log WHERE channel_code = ? AND bucket_ts >= ?::timestamp
+            """;
+
     // Decisions of an hour past retention, a typical approval's usage and limits as the decider writes them.
     private static final String INSERT_OLD_DECISIONS = """
             INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
@@ -106,6 +112,8 @@ final class BenchmarkDatabase {
     private final JdbcTemplate jdbc;
     private final Instant loadHour = Instant.now().truncatedTo(ChronoUnit.HOURS);
     private OptionalLong postmaster;
+    // the blocks of risk_hourly_agg the wide key set's history was loaded into (first, last), if loaded
+    private Optional<long[]> wideBlocks = Optional.empty();
 
     BenchmarkDatabase(DataSource dataSource) {
         this.dataSource = dataSource;
@@ -208,12 +216,50 @@ final class BenchmarkDatabase {
             insert.setInt(5, Scenario.WIDE_BUCKETS_PER_KEY);
             insert.setInt(6, Scenario.WIDE_BUCKET_SPACING_HOURS);
             insert.setInt(7, Scenario.WIDE_BUCKET_SPACING_HOURS);
+            long firstBlock = blocks(connection);
             long rows = insert.executeUpdate();
             connection.commit();
             connection.setAutoCommit(true);
+            // nothing had been deleted from the table before: the load appended its rows to its end
+            wideBlocks = Optional.of(new long[] {firstBlock, blocks(connection) - 1});
             return rows;
         } catch (SQLException e) {
             throw new IllegalStateException("Loading the wide key set's history failed", e);
+        }
+    }
+
+    private static long blocks(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+                var rs = statement.executeQuery(
+                        "SELECT pg_relation_size('risk_hourly_agg') / current_setting('block_size')::bigint")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /**
+     * Drops the wide key set's history pages from shared buffers (pg_buffercache_evict, PostgreSQL 17 and
+     * later; after settle() they are clean), so that a phase reads them as a decider of a card portfolio
+     * reads a card's pages: from the kernel's page cache. Returns the buffers evicted, 0 where the server
+     * cannot evict.
+     */
+    long evictWideHistory() {
+        if (wideBlocks.isEmpty()) {
+            return 0;
+        }
+        try {
+            jdbc.execute("CREATE EXTENSION IF NOT EXISTS pg_buffercache");
+            Long evicted = jdbc.queryForObject(
+                    """
+                    SELECT count(*) FILTER (WHERE pg_buffercache_evict(bufferid))
+                    FROM pg_buffercache
+                    WHERE relfilenode = pg_relation_filenode('risk_hourly_agg') AND relforknumber = 0
+                      AND reldatabase = (SELECT oid FROM pg_database WHERE datname = current_database())
+                      AND relblocknumber BETWEEN ? AND ?
+                    """, Long.class, wideBlocks.get()[0], wideBlocks.get()[1]);
+            return evicted == null ? 0 : evicted;
+        } catch (DataAccessException olderThan17) {
+            return 0;
         }
     }
 
@@ -383,9 +429,20 @@ final class BenchmarkDatabase {
     }
 
     /**
+     * Deletes the decisions the runs wrote, as the archiver deletes those past retention: a request log
+     * at its steady size takes as many decisions as it gives up, and settle()'s VACUUM makes their space
+     * free for the next phase's. So every phase writes into free space of the log's steady size, with
+     * indexes of the same size, rather than the first phases into free space and the later ones onto a
+     * log that grows by every phase before them.
+     */
+    void resetRunDecisions() {
+        jdbc.update(DELETE_RUN_DECISIONS, BenchmarkKeys.CHANNEL, utc(loadHour));
+    }
+
+    /**
      * Vacuum, statistics and a checkpoint, so that no run pays for the writes of the one before it
      * (autovacuum after a bulk load, dirty pages flushed in the middle of a measurement), then the
-     * buckets read into shared buffers.
+     * buckets (a wide key set's history apart) and the request log read into shared buffers.
      */
     void settle() {
         try (Connection connection = dataSource.getConnection();
@@ -397,10 +454,34 @@ final class BenchmarkDatabase {
             // a running service has its keys' recent buckets in memory; without this the first
             // seconds of a run read them from disk and the figures measure the cache, not the decider
             statement.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm");
-            statement.execute("SELECT pg_prewarm('risk_hourly_agg'), pg_prewarm('risk_hourly_agg_pkey')");
+            // a wide key set's history is left out: a card portfolio's pages are mostly not in memory
+            // (the primary key's pages hold all key sets' entries and are read whole)
+            statement.execute("SELECT pg_prewarm('risk_hourly_agg_pkey')");
+            // the request log's free space is where the next phase writes its decisions
+            statement.execute("""
+                    SELECT pg_prewarm(indexrelid) FROM pg_index WHERE indrelid = 'risk_request_log'::regclass
+                    UNION ALL SELECT pg_prewarm('risk_request_log')
+                    """);
+            if (wideBlocks.isEmpty()) {
+                statement.execute("SELECT pg_prewarm('risk_hourly_agg')");
+            } else {
+                prewarmBucketsBut(statement, wideBlocks.get());
+            }
         } catch (SQLException e) {
             throw new IllegalStateException("Settling the database failed", e);
         }
+    }
+
+    private static void prewarmBucketsBut(Statement statement, long[] skipped) throws SQLException {
+        if (skipped[0] > 0) {
+            statement.execute("SELECT pg_prewarm('risk_hourly_agg', 'buffer', 'main', 0, " + (skipped[0] - 1) + ")");
+        }
+        statement.execute("""
+                SELECT pg_prewarm('risk_hourly_agg', 'buffer', 'main', %d, last_block)
+                FROM (SELECT pg_relation_size('risk_hourly_agg') / current_setting('block_size')::bigint - 1
+                             AS last_block) AS relation
+                WHERE last_block > %d
+                """.formatted(skipped[1] + 1, skipped[1]));
     }
 
     /** Starts counting statement times afresh; false when pg_stat_statements is not loaded. */

@@ -27,6 +27,10 @@ import java.util.Optional;
  * @param keys business keys per key set; the hot-key scenario puts half its events on one of them
  * @param wideKeys business keys of the wide-keys scenario's key set, more than a decider remembers window
  *     starts of (risk.decider.window-starts-cache-keys, 100,000 by default); quick and full alike
+ * @param wideBaseline whether the baseline decides the wide key set too; the quick run leaves it out, since
+ *     the wide key set is judged against uniform 30 d, batched end to end, not against its baseline
+ * @param explainWideKeys whether the plan of the usage read for a batch of the wide key set's keys is
+ *     printed (EXPLAIN (ANALYZE, BUFFERS)), after the throughput rounds
  * @param oldDecisionsPerKey decisions past retention written and deleted per key before the runs, so
  *     that the request log has the free space of a log at its steady size (0: a young log, which grows);
  *     a full run writes 3-4 million decisions, and 300 per key (two key sets of 10,000) free room for 6 million
@@ -56,6 +60,8 @@ record BenchmarkOptions(
         int throughputRepeats,
         int keys,
         int wideKeys,
+        boolean wideBaseline,
+        boolean explainWideKeys,
         int oldDecisionsPerKey,
         List<String> modes,
         List<String> scenarios,
@@ -85,6 +91,8 @@ record BenchmarkOptions(
                 Math.max(1, Integer.getInteger("bench.throughput-repeats", 3)),
                 Integer.getInteger("bench.keys", quick ? 2_000 : 10_000),
                 Integer.getInteger("bench.wide-keys", 200_000),
+                Boolean.parseBoolean(System.getProperty("bench.wide-baseline", String.valueOf(!quick))),
+                Boolean.parseBoolean(System.getProperty("bench.explain-wide-keys", "true")),
                 Integer.getInteger("bench.old-decisions-per-key", quick ? 100 : 300),
                 list(System.getProperty("bench.modes", "per-event,batched")),
                 list(System.getProperty("bench.scenarios", String.join(",", Scenario.NAMES))),
@@ -93,7 +101,7 @@ record BenchmarkOptions(
                 Double.parseDouble(System.getProperty("bench.latency-load-share", "0.5")),
                 Optional.ofNullable(System.getProperty("bench.latency-rate")).map(Double::parseDouble),
                 // a measured phase, as long as any other at least
-                max(phase, Duration.ofSeconds(Long.getLong("bench.latency-seconds", quick ? 6 : 20))),
+                max(phase, Duration.ofSeconds(Long.getLong("bench.latency-seconds", quick ? 5 : 20))),
                 Duration.ofSeconds(Long.getLong("bench.latency-settle-seconds", quick ? 3 : 5)),
                 Duration.ofSeconds(Long.getLong("bench.warm-up-seconds", quick ? 15 : 45)),
                 System.getProperty("bench.synchronous-commit", "on"),
@@ -103,6 +111,11 @@ record BenchmarkOptions(
                 Path.of(System.getProperty("bench.summary", "target/benchmark/summary.json")),
                 Path.of(System.getProperty(
                         "bench.chart", quick ? "target/benchmark/benchmark.svg" : "docs/benchmark.svg")));
+    }
+
+    /** Whether the mode's phases (throughput, latency) run for the scenario. */
+    boolean measures(Scenario scenario, String mode) {
+        return !scenario.wideKeys() || wideBaseline || mode.equals(DecisionBenchmark.BATCHED);
     }
 
     private static Duration max(Duration one, Duration other) {

@@ -44,6 +44,8 @@ import org.junit.jupiter.api.Test;
 class DecisionBenchmark {
 
     private static final int WARMUP_KEYS = 1_000;
+    // the events of a poll, as the decider takes them in a throughput phase
+    private static final int EXPLAINED_BATCH = 500;
 
     static final String BATCHED = "batched";
     // not a mode of the service: the database's ceiling, measured in the batched service's context
@@ -102,27 +104,42 @@ class DecisionBenchmark {
             // seconds apart, which the machine's drift over minutes does not reach.
             Map<Phases, List<RunResult.Throughput>> measured = new HashMap<>();
             PhaseSizes sizes = new PhaseSizes(options);
+            Optional<FirstSights> firstSights = Optional.ofNullable(keysBySet.get(Scenario.WIDE_KEYS.keySet()))
+                    .map(FirstSights::new);
             for (int round = 1; round <= options.throughputRepeats(); round++) {
                 for (ServiceUnderTest service : services.all()) {
                     for (Scenario scenario : scenarios) {
+                        if (!options.measures(scenario, service.mode())) {
+                            continue;
+                        }
                         BenchmarkKeys keys = keysBySet.get(scenario.keySet());
                         boolean batched = service.mode().equals(BATCHED);
+                        // a phase of a wide key set sees each key at most once
+                        int maxEvents = scenario.wideKeys() ? keys.size() : PhaseSizes.MAX_EVENTS;
                         String endToEndName = scenario.name() + " " + service.mode() + " end to end";
-                        RunResult.Throughput endToEnd = sizes.timed(scenario, service.mode(), endToEndName, events -> {
-                            if (batched) {
-                                checkHistory(keys, history, scenario.name() + " end to end");
-                            }
-                            RunResult.Throughput phase = runner.throughputPhase(scenario, service, keys, events);
-                            resetAfter(keys);
-                            return phase;
-                        });
+                        RunResult.Throughput endToEnd =
+                                sizes.timed(scenario, service.mode(), endToEndName, maxEvents, events -> {
+                                    if (batched) {
+                                        checkHistory(keys, history, scenario.name() + " end to end");
+                                    }
+                                    if (scenario.wideKeys()) {
+                                        firstSights.orElseThrow().restore(service, database);
+                                    }
+                                    RunResult.Throughput phase =
+                                            runner.throughputPhase(scenario, service, keys, events);
+                                    resetAfter(keys);
+                                    return phase;
+                                });
                         measured.computeIfAbsent(new Phases(scenario, service.mode()), phases -> new ArrayList<>())
                                 .add(endToEnd);
                         if (batched) {
                             int batchSize = (int) Math.max(1, Math.round(endToEnd.eventsPerTransaction()));
                             RunResult.Throughput ceiling =
-                                    sizes.timed(scenario, CEILING, scenario.name() + " ceiling", events -> {
+                                    sizes.timed(scenario, CEILING, scenario.name() + " ceiling", maxEvents, events -> {
                                         checkHistory(keys, history, scenario.name() + " ceiling");
+                                        if (scenario.wideKeys()) {
+                                            firstSights.orElseThrow().restore(service, database);
+                                        }
                                         RunResult.Throughput phase =
                                                 runner.ceilingPhase(scenario, service, keys, events, batchSize);
                                         resetAfter(keys);
@@ -134,9 +151,23 @@ class DecisionBenchmark {
                     }
                 }
             }
+            if (options.explainWideKeys()) {
+                services.batched()
+                        .ifPresent(service -> firstSights.ifPresent(sights -> UsageReadPlan.print(
+                                service,
+                                infrastructure.dataSource(),
+                                database,
+                                sights,
+                                keysBySet.get(Scenario.WIDE_KEYS.keySet()),
+                                EXPLAINED_BATCH)));
+                database.settle();
+            }
             for (Scenario scenario : scenarios) {
                 BenchmarkKeys keys = keysBySet.get(scenario.keySet());
                 for (ServiceUnderTest service : services.all()) {
+                    if (!options.measures(scenario, service.mode())) {
+                        continue;
+                    }
                     RunResult run = runner.latencyPhase(
                             scenario,
                             service,
@@ -258,6 +289,7 @@ class DecisionBenchmark {
 
     private void resetAfter(BenchmarkKeys keys) {
         database.resetRunBuckets(keys);
+        database.resetRunDecisions();
         database.settle();
     }
 
@@ -280,6 +312,8 @@ class DecisionBenchmark {
         settings.put("throughput_repeats", options.throughputRepeats());
         settings.put("keys", options.keys());
         settings.put("wide_keys", options.wideKeys());
+        settings.put("wide_baseline", options.wideBaseline());
+        settings.put("explain_wide_keys", options.explainWideKeys());
         settings.put("old_decisions_per_key", options.oldDecisionsPerKey());
         settings.put("modes", options.modes());
         settings.put("scenarios", options.scenarios());
@@ -326,29 +360,37 @@ class DecisionBenchmark {
     private static final class PhaseSizes {
 
         private static final double MARGIN = 1.25;
-        private static final int ATTEMPTS = 3;
-        private static final int MAX_EVENTS = 2_000_000;
+        private static final double FIRST_CEILING_OVER_END_TO_END = 1.5;
+        private static final int ATTEMPTS = 4;
+        static final int MAX_EVENTS = 2_000_000;
 
         private final BenchmarkOptions options;
         private final Map<String, Double> rateByPhase = new HashMap<>();
         private final Map<String, Double> rateByMode = new HashMap<>();
+        private double ceilingOverEndToEnd;
 
         PhaseSizes(BenchmarkOptions options) {
             this.options = options;
         }
 
         RunResult.Throughput timed(
-                Scenario scenario, String mode, String name, IntFunction<RunResult.Throughput> phase) {
+                Scenario scenario, String mode, String name, int maxEvents, IntFunction<RunResult.Throughput> phase) {
             String key = scenario.name() + " " + mode;
             double seconds = options.phaseSeconds().toMillis() / 1000.0;
             for (int attempt = 1; ; attempt++) {
-                Double rate = rateByPhase.getOrDefault(key, rateByMode.get(mode));
+                Double rate = rateByPhase.getOrDefault(key, firstRate(scenario, mode));
                 int events = rate == null
                         ? firstEvents(mode)
-                        : (int) Math.min(MAX_EVENTS, Math.max(1, Math.ceil(rate * seconds * MARGIN)));
+                        : (int) Math.min(maxEvents, Math.max(1, Math.ceil(rate * seconds * MARGIN)));
                 RunResult.Throughput measured = phase.apply(events);
                 rateByPhase.merge(key, measured.decisionsPerSecond(), Math::max);
                 rateByMode.merge(mode, measured.decisionsPerSecond(), Math::max);
+                if (mode.equals(CEILING)) {
+                    Double endToEnd = rateByPhase.get(scenario.name() + " " + BATCHED);
+                    if (endToEnd != null) {
+                        ceilingOverEndToEnd = Math.max(ceilingOverEndToEnd, measured.decisionsPerSecond() / endToEnd);
+                    }
+                }
                 if (measured.seconds() >= seconds) {
                     return measured;
                 }
@@ -363,6 +405,20 @@ class DecisionBenchmark {
                                 + " run again sized from its rate%n",
                         name, measured.seconds(), events, seconds);
             }
+        }
+
+        /**
+         * A scenario's first ceiling: its own end-to-end rate, just measured, times the highest ratio of
+         * ceiling to end to end seen in another scenario (1.5 at least), so that its phase is not sized
+         * from a faster scenario's ceiling; else the highest rate of the mode.
+         */
+        private Double firstRate(Scenario scenario, String mode) {
+            Double endToEnd = rateByPhase.get(scenario.name() + " " + BATCHED);
+            if (mode.equals(CEILING) && endToEnd != null && ceilingOverEndToEnd > 0) {
+                // scenarios differ in how far their ceiling is above end to end: at least 1.5 times
+                return endToEnd * Math.max(FIRST_CEILING_OVER_END_TO_END, ceilingOverEndToEnd);
+            }
+            return rateByMode.get(mode);
         }
 
         private int firstEvents(String mode) {
@@ -597,7 +653,8 @@ class DecisionBenchmark {
          */
         void warmUp(ServiceUnderTest service, BenchmarkKeys keys, int eventsPerRound) {
             RunningService.Topics topics = service.topics();
-            EventStream stream = new EventStream(Scenario.SHALLOW_HISTORY, keys, options.seed());
+            // with reversals: every scenario's code is compiled before its first measured phase
+            EventStream stream = new EventStream(Scenario.REVERSAL_MIX, keys, options.seed());
             long deadline = System.nanoTime() + options.warmUpLimit().toNanos();
             for (int round = 1; ; round++) {
                 Optional<JitActivity> jitBefore = JitActivity.now();
