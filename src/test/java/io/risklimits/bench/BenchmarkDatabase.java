@@ -70,6 +70,30 @@ final class BenchmarkDatabase {
             WINDOW key_history AS (PARTITION BY entity_id, direction_code ORDER BY bucket_ts)
             """;
 
+    // The history of a scope over a key set's entities, from their key buckets: each entity's buckets added
+    // up under its owner (the entity itself, or its account), over all channels or per channel, with the
+    // running totals computed here. Only in a transaction in which the triggers stand aside.
+    private static final String INSERT_SCOPE_HISTORY = """
+            INSERT INTO risk_scope_hourly_agg (scope, owner_id, channel_code, direction_code, bucket_ts, sum_amount,
+                                               tx_count, running_amount, running_count)
+            SELECT ?, owner_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count,
+                   sum(sum_amount) OVER owner_history, sum(tx_count) OVER owner_history
+            FROM (SELECT owner.owner_id, CASE WHEN ? THEN bucket.channel_code ELSE '*' END AS channel_code,
+                         bucket.direction_code, bucket.bucket_ts,
+                         CAST(sum(bucket.sum_amount) AS bigint) AS sum_amount,
+                         CAST(sum(bucket.tx_count) AS integer) AS tx_count
+                  FROM unnest(?::uuid[], ?::uuid[]) AS owner (entity_id, owner_id)
+                  JOIN risk_hourly_agg bucket ON bucket.entity_id = owner.entity_id
+                  WHERE bucket.bucket_ts < ?::timestamp
+                  GROUP BY 1, 2, 3, 4) AS scoped
+            WINDOW owner_history AS (PARTITION BY owner_id, channel_code, direction_code ORDER BY bucket_ts)
+            """;
+
+    // Everything the runs wrote at the other scopes: their buckets from the hour of the load on.
+    private static final String DELETE_RUN_SCOPE_BUCKETS = """
+            DELETE FROM risk_scope_hourly_agg WHERE bucket_ts >= ?::timestamp
+            """;
+
     // Everything the runs wrote: the buckets from the hour of the load on (history ends before it).
     private static final String DELETE_RUN_BUCKETS = """
             DELETE FROM risk_hourly_agg
@@ -198,6 +222,41 @@ final class BenchmarkDatabase {
         } catch (SQLException e) {
             throw new IllegalStateException("Loading history failed", e);
         }
+    }
+
+    /**
+     * The history of one scope for the key set's entities, added up from their key buckets: owners[i] is
+     * the owner (at the entity scope the entity, at an account scope its account) of the key set's i-th
+     * entity. Returns the rows written.
+     */
+    long loadScopeHistory(String scope, BenchmarkKeys keys, List<UUID> owners, boolean perChannel) {
+        try (Connection connection = dataSource.getConnection();
+                Statement standAside = connection.createStatement();
+                PreparedStatement insert = connection.prepareStatement(INSERT_SCOPE_HISTORY)) {
+            connection.setAutoCommit(false);
+            standAside.execute("SELECT set_config('risk.running_totals_written_by', 'statement', true)");
+            insert.setString(1, scope);
+            insert.setBoolean(2, perChannel);
+            insert.setArray(3, uuidArray(connection, keys.entityIds()));
+            insert.setArray(4, uuidArray(connection, owners));
+            insert.setObject(5, utc(loadHour));
+            long rows = insert.executeUpdate();
+            connection.commit();
+            connection.setAutoCommit(true);
+            return rows;
+        } catch (SQLException e) {
+            throw new IllegalStateException("Loading the " + scope + " scope's history failed", e);
+        }
+    }
+
+    /** Account-scope limits every account stays far below, so that decisions report the account scopes. */
+    void addAccountLimits() {
+        jdbc.update("""
+                INSERT INTO risk_limit (scope, channel, direction, window_name, max_amount, max_count)
+                VALUES ('account', '*', '*', '24h', 9000000000000000000, 9000000000000000000),
+                       ('account', '*', '*', '30d', 9000000000000000000, 9000000000000000000)
+                ON CONFLICT DO NOTHING
+                """);
     }
 
     /**
@@ -423,6 +482,7 @@ final class BenchmarkDatabase {
             delete.setString(2, BenchmarkKeys.CHANNEL);
             delete.setObject(3, utc(loadHour));
             delete.executeUpdate();
+            jdbc.update(DELETE_RUN_SCOPE_BUCKETS, utc(loadHour));
         } catch (SQLException e) {
             throw new IllegalStateException("Resetting the run's buckets failed", e);
         }
@@ -449,6 +509,7 @@ final class BenchmarkDatabase {
                 Statement statement = connection.createStatement()) {
             connection.setAutoCommit(true);
             statement.execute("VACUUM (ANALYZE) risk_hourly_agg");
+            statement.execute("VACUUM (ANALYZE) risk_scope_hourly_agg");
             statement.execute("VACUUM (ANALYZE) risk_request_log");
             statement.execute("CHECKPOINT");
             // a running service has its keys' recent buckets in memory; without this the first
@@ -457,6 +518,9 @@ final class BenchmarkDatabase {
             // a wide key set's history is left out: a card portfolio's pages are mostly not in memory
             // (the primary key's pages hold all key sets' entries and are read whole)
             statement.execute("SELECT pg_prewarm('risk_hourly_agg_pkey')");
+            // the other scopes' buckets, the wide key set's entities' among them
+            statement.execute("SELECT pg_prewarm('risk_scope_hourly_agg_pkey')");
+            statement.execute("SELECT pg_prewarm('risk_scope_hourly_agg')");
             // the request log's free space is where the next phase writes its decisions
             statement.execute("""
                     SELECT pg_prewarm(indexrelid) FROM pg_index WHERE indrelid = 'risk_request_log'::regclass

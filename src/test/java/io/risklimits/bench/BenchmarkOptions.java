@@ -115,7 +115,9 @@ record BenchmarkOptions(
 
     /** Whether the mode's phases (throughput, latency) run for the scenario. */
     boolean measures(Scenario scenario, String mode) {
-        return !scenario.wideKeys() || wideBaseline || mode.equals(DecisionBenchmark.BATCHED);
+        return scenario.comparedWithBaseline()
+                || (scenario.wideKeys() && wideBaseline)
+                || mode.equals(DecisionBenchmark.BATCHED);
     }
 
     private static Duration max(Duration one, Duration other) {

@@ -19,7 +19,13 @@ import java.util.function.Function;
 final class BenchmarkSummary {
 
     private static final List<Scenario> ORDER = List.of(
-            Scenario.UNIFORM, Scenario.HOT_KEY, Scenario.SHALLOW_HISTORY, Scenario.REVERSAL_MIX, Scenario.WIDE_KEYS);
+            Scenario.UNIFORM,
+            Scenario.HOT_KEY,
+            Scenario.SHALLOW_HISTORY,
+            Scenario.REVERSAL_MIX,
+            Scenario.WIDE_KEYS,
+            Scenario.ALL_SCOPES,
+            Scenario.HOT_ACCOUNT);
 
     private BenchmarkSummary() {}
 
@@ -94,6 +100,15 @@ final class BenchmarkSummary {
                     "wide_keys_over_uniform_30d",
                     spread(perRound(
                             rates(wide.get().rounds()), rates(plain.get().rounds()))));
+        }
+        for (Scenario scoped : List.of(Scenario.ALL_SCOPES, Scenario.HOT_ACCOUNT)) {
+            Optional<RunResult> run = find(report, scoped, service);
+            if (plain.isPresent() && run.isPresent()) {
+                ratios.put(
+                        scoped.summaryName() + "_over_uniform_30d",
+                        spread(perRound(
+                                rates(run.get().rounds()), rates(plain.get().rounds()))));
+            }
         }
         Optional<RunResult> shallow = find(report, Scenario.SHALLOW_HISTORY, service);
         if (plain.isPresent() && shallow.isPresent()) {

@@ -16,9 +16,11 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.function.IntFunction;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
@@ -210,8 +212,33 @@ class DecisionBenchmark {
             if (scenario.hasHotKey()) {
                 database.raiseLimitsOf(keysBySet.get(scenario.keySet()).entityId(0));
             }
+            if (scenario.accounts() > 0) {
+                loadAccountHistory(scenario, keysBySet.get(scenario.keySet()));
+            }
         }
         return keysBySet;
+    }
+
+    // every event counts at its entity too: its entity's history, as V5 backfills it from the key buckets
+    private void loadEntityHistory(BenchmarkKeys keys) {
+        long startedNanos = System.nanoTime();
+        long rows = database.loadScopeHistory("entity", keys, keys.entityIds(), false);
+        System.out.printf(
+                "Benchmark: entity scope history of %d keys: %d buckets in %.1f s%n",
+                keys.size(), rows, (System.nanoTime() - startedNanos) / 1e9);
+    }
+
+    // the scenario's accounts' history at both account scopes, added up from their keys' buckets
+    private void loadAccountHistory(Scenario scenario, BenchmarkKeys keys) {
+        long startedNanos = System.nanoTime();
+        List<UUID> accounts =
+                IntStream.range(0, keys.size()).mapToObj(scenario::accountOf).toList();
+        long rows = database.loadScopeHistory("account_channel", keys, accounts, true)
+                + database.loadScopeHistory("account", keys, accounts, false);
+        database.addAccountLimits();
+        System.out.printf(
+                "Benchmark: %s: %d accounts' history: %d buckets in %.1f s%n",
+                scenario.name(), scenario.accounts(), rows, (System.nanoTime() - startedNanos) / 1e9);
     }
 
     private BenchmarkKeys loadWide(BenchmarkKeys keys) {
@@ -222,6 +249,7 @@ class DecisionBenchmark {
                 "Benchmark: wide key set of %d keys, %d buckets each over 30 days: %d buckets in %.1f s"
                         + " (%.0f rows/s)%n",
                 keys.size(), Scenario.WIDE_BUCKETS_PER_KEY, rows, seconds, rows / seconds);
+        loadEntityHistory(keys);
         return keys;
     }
 
@@ -232,6 +260,7 @@ class DecisionBenchmark {
         System.out.printf(
                 "Benchmark: history of %d days for %d keys: %d buckets in %.1f s (%.0f rows/s)%n",
                 historyDays, keys.size(), rows, seconds, rows / seconds);
+        loadEntityHistory(keys);
         return keys;
     }
 

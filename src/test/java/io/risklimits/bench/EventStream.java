@@ -4,6 +4,7 @@ import io.risklimits.support.Events;
 import io.risklimits.support.TestKafka;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import java.util.stream.Stream;
@@ -71,8 +72,10 @@ final class EventStream {
                         : random.nextInt(keys.size());
         long amount = MIN_AMOUNT + random.nextInt(MAX_AMOUNT - MIN_AMOUNT + 1);
         UUID dedupeId = UUID.randomUUID();
-        byte[] payload = Events.json(Events.event(
-                dedupeId, keys.entityId(keyIndex), BenchmarkKeys.CHANNEL, keys.direction(keyIndex), amount));
+        Map<String, Object> event = Events.event(
+                dedupeId, keys.entityId(keyIndex), BenchmarkKeys.CHANNEL, keys.direction(keyIndex), amount);
+        byte[] payload =
+                Events.json(scenario.accounts() > 0 ? Events.withAccount(event, scenario.accountOf(keyIndex)) : event);
         if (scenario.reversalShare() > 0) {
             if (authorizations.size() == MAX_REVERSIBLE) {
                 authorizations.remove(0);

@@ -2,6 +2,7 @@ package io.risklimits.bench;
 
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Direction;
+import io.risklimits.decision.ScopeKey;
 import io.risklimits.decision.store.WindowStartsCache;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -21,12 +22,14 @@ import java.util.stream.IntStream;
  */
 final class FirstSights {
 
-    private final List<BusinessKey> businessKeys;
+    // each key and its entity: every event of the set counts at both
+    private final List<ScopeKey> scopeKeys;
 
     FirstSights(BenchmarkKeys keys) {
-        this.businessKeys = IntStream.range(0, keys.size())
+        this.scopeKeys = IntStream.range(0, keys.size())
                 .mapToObj(i ->
                         new BusinessKey(keys.entityId(i), BenchmarkKeys.CHANNEL, Direction.valueOf(keys.direction(i))))
+                .flatMap(key -> ScopeKey.countedAt(key, null).stream())
                 .toList();
     }
 
@@ -49,10 +52,10 @@ final class FirstSights {
             Method forget = WindowStartsCache.class.getDeclaredMethod("forget", Collection.class, Instant.class);
             forget.setAccessible(true);
             Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS);
-            forget.invoke(cache, businessKeys, hour);
+            forget.invoke(cache, scopeKeys, hour);
         } catch (NoSuchMethodException | IllegalAccessException | InvocationTargetException e) {
             throw new IllegalStateException(
-                    "the wide key set needs WindowStartsCache#forget(Collection<BusinessKey>, Instant)", e);
+                    "the wide key set needs WindowStartsCache#forget(Collection<ScopeKey>, Instant)", e);
         }
     }
 }

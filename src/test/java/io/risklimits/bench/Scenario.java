@@ -1,6 +1,8 @@
 package io.risklimits.bench;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * A traffic shape over a key set with a given depth of history.
@@ -14,9 +16,27 @@ import java.util.List;
  *     a decider remembers window starts of), each key with {@link #WIDE_BUCKETS_PER_KEY} hourly buckets
  *     spread over the historyDays rather than every hour, and the keys drawn in a fixed shuffled order,
  *     each once before any comes again
+ * @param accounts how many accounts the key set's entities are spread over, each event naming its
+ *     entity's account (key i belongs to account i mod accounts); 0: events name no account
  */
 record Scenario(
-        String name, String summaryName, int historyDays, double hotKeyShare, double reversalShare, boolean wideKeys) {
+        String name,
+        String summaryName,
+        int historyDays,
+        double hotKeyShare,
+        double reversalShare,
+        boolean wideKeys,
+        int accounts) {
+
+    Scenario(
+            String name,
+            String summaryName,
+            int historyDays,
+            double hotKeyShare,
+            double reversalShare,
+            boolean wideKeys) {
+        this(name, summaryName, historyDays, hotKeyShare, reversalShare, wideKeys, 0);
+    }
 
     /** Buckets of each key of a wide key set, the latest 1 to 59 hours old, the others 59 hours apart. */
     static final int WIDE_BUCKETS_PER_KEY = 12;
@@ -28,10 +48,15 @@ record Scenario(
     static final Scenario SHALLOW_HISTORY = new Scenario("uniform-1d", "uniform_1d", 1, 0, 0, false);
     static final Scenario REVERSAL_MIX = new Scenario("reversal-mix-30d", "reversal_mix", 30, 0, 0.10, false);
     static final Scenario WIDE_KEYS = new Scenario("wide-keys", "wide_keys", 30, 0, 0, true);
+    // every event counted at its key, its entity, its account on the channel and its account
+    static final Scenario ALL_SCOPES = new Scenario("all-scopes", "all_scopes", 30, 0, 0, false, 1_000);
+    // the same, the accounts so few that every batch shares them: their locks serialise the batches
+    static final Scenario HOT_ACCOUNT = new Scenario("hot-account", "hot_account", 30, 0, 0, false, 10);
 
     // the order of a round: uniform 30 d next to the scenarios it is compared with (1 d of history,
-    // the reversal mix, the wide key set), so that the machine's drift between them is a few seconds' worth
-    static final List<Scenario> ALL = List.of(SHALLOW_HISTORY, UNIFORM, REVERSAL_MIX, WIDE_KEYS, HOT_KEY);
+    // the reversal mix, the scopes, the wide key set), so that the machine's drift between them is a few seconds' worth
+    static final List<Scenario> ALL =
+            List.of(SHALLOW_HISTORY, UNIFORM, REVERSAL_MIX, ALL_SCOPES, HOT_ACCOUNT, WIDE_KEYS, HOT_KEY);
 
     static final List<String> NAMES = ALL.stream().map(Scenario::name).toList();
 
@@ -50,5 +75,15 @@ record Scenario(
 
     boolean hasHotKey() {
         return hotKeyShare > 0;
+    }
+
+    /** The account key i of the key set belongs to in this scenario, the same in every run. */
+    UUID accountOf(int keyIndex) {
+        return UUID.nameUUIDFromBytes((name + ":account:" + keyIndex % accounts).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Whether the per-event baseline runs it: the baseline counts at the business key alone, as v2 did. */
+    boolean comparedWithBaseline() {
+        return !wideKeys && accounts == 0;
     }
 }

@@ -37,7 +37,12 @@ final class UsageReadPlan {
             Class<?> repositoryType = Class.forName(REPOSITORY);
             Field statement = repositoryType.getDeclaredField("SELECT_USAGE");
             statement.setAccessible(true);
-            String sql = (String) statement.get(null);
+            // a template for either bucket table: the business keys' is the one the plan is of
+            Class<?> tables = Class.forName("io.risklimits.decision.store.BucketTable");
+            Method render = tables.getDeclaredMethod("sql", String.class);
+            render.setAccessible(true);
+            Object keyBuckets = tables.getEnumConstants()[0];
+            String sql = (String) render.invoke(keyBuckets, statement.get(null));
             Method windowStarts = repositoryType.getDeclaredMethod("windowStarts", Instant.class);
             windowStarts.setAccessible(true);
             // the bean is a proxy (a repository's exception translation): the method runs on its target
