@@ -6,6 +6,7 @@ import io.risklimits.decision.ReferenceModel;
 import io.risklimits.decision.ReferenceModel.Cap;
 import io.risklimits.support.DecisionMessage;
 import io.risklimits.support.Events;
+import io.risklimits.support.ConsumerGroup;
 import io.risklimits.support.RunningService;
 import io.risklimits.support.TestInfrastructure;
 import io.risklimits.support.TestKafka;
@@ -74,7 +75,7 @@ class OneKeyManyPartitionsRaceIT {
         createTransactionsTopic(topics);
         Set<String> sent = sendToEveryPartition(topics);
 
-        try (ConsumerGroup group = ConsumerGroup.startPaused(topics)) {
+        try (ConsumerGroup group = ConsumerGroup.startPaused(topics, SERVICES, CONSUMER_THREADS_PER_SERVICE, Map.of())) {
             group.startConsumingTogether();
             List<DecisionMessage> messages = readDecisionsOf(sent, topics);
             List<AuditRow> audit = auditRows();
@@ -215,41 +216,5 @@ class OneKeyManyPartitionsRaceIT {
 
     private static List<DecisionMessage> readDecisionsOf(Set<String> sent, RunningService.Topics topics) {
         return DecisionMessage.readUntilAllDecided(topics.decisions(), sent, Duration.ofSeconds(45));
-    }
-
-    /**
-     * The services of one consumer group. Their listeners start only once all of them are up, so the
-     * twelve consumer threads join the group together instead of the first service deciding everything
-     * alone while the others are still starting.
-     */
-    private static final class ConsumerGroup implements AutoCloseable {
-
-        private final List<RunningService> services = new ArrayList<>();
-
-        static ConsumerGroup startPaused(RunningService.Topics topics) {
-            Map<String, Object> properties = new LinkedHashMap<>();
-            properties.put("risk.roles", "decider");
-            properties.put("risk.decider.concurrency", CONSUMER_THREADS_PER_SERVICE);
-            properties.put("spring.kafka.listener.auto-startup", false);
-            ConsumerGroup group = new ConsumerGroup();
-            try {
-                for (int i = 0; i < SERVICES; i++) {
-                    group.services.add(RunningService.start(topics, properties));
-                }
-            } catch (RuntimeException failure) {
-                group.close();
-                throw failure;
-            }
-            return group;
-        }
-
-        void startConsumingTogether() {
-            services.forEach(service -> service.decider().start());
-        }
-
-        @Override
-        public void close() {
-            services.forEach(RunningService::close);
-        }
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.risklimits.support.DecisionMessage;
 import io.risklimits.support.Events;
+import io.risklimits.support.ConsumerGroup;
 import io.risklimits.support.RunningService;
 import io.risklimits.support.TestInfrastructure;
 import io.risklimits.support.TestKafka;
@@ -145,7 +146,7 @@ class ScopeRaceIT {
         RunningService.Topics topics = RunningService.Topics.unique();
         createTransactionsTopic(topics);
         Set<String> sent = events.stream().map(Sent::dedupeId).collect(Collectors.toCollection(HashSet::new));
-        try (ConsumerGroup group = ConsumerGroup.startPaused(topics)) {
+        try (ConsumerGroup group = ConsumerGroup.startPaused(topics, SERVICES, CONSUMER_THREADS_PER_SERVICE, Map.of("spring.kafka.consumer.max-poll-records", 1))) {
             group.startConsumingTogether();
             group.awaitEveryConsumerAssigned();
             send(events, account, topics);
@@ -270,57 +271,5 @@ class ScopeRaceIT {
                     .get();
         }
         TestKafka.awaitLeaders(List.of(topics.transactions()));
-    }
-
-    /**
-     * The services of one consumer group. Their listeners start only once all of them are up, so the
-     * twelve consumer threads join the group together instead of the first service deciding everything
-     * alone while the others are still starting.
-     */
-    private static final class ConsumerGroup implements AutoCloseable {
-
-        private final List<RunningService> services = new ArrayList<>();
-
-        static ConsumerGroup startPaused(RunningService.Topics topics) {
-            Map<String, Object> properties = new LinkedHashMap<>();
-            properties.put("risk.roles", "decider");
-            properties.put("risk.decider.concurrency", CONSUMER_THREADS_PER_SERVICE);
-            properties.put("spring.kafka.listener.auto-startup", false);
-            properties.put("spring.kafka.consumer.max-poll-records", 1);
-            ConsumerGroup group = new ConsumerGroup();
-            try {
-                for (int i = 0; i < SERVICES; i++) {
-                    group.services.add(RunningService.start(topics, properties));
-                }
-            } catch (RuntimeException failure) {
-                group.close();
-                throw failure;
-            }
-            return group;
-        }
-
-        void startConsumingTogether() {
-            services.forEach(service -> service.decider().start());
-        }
-
-        /** Waits until the group has settled: every consumer thread of every service holds a partition. */
-        void awaitEveryConsumerAssigned() {
-            List<MessageListenerContainer> consumers = services.stream()
-                    .flatMap(service ->
-                            ((ConcurrentMessageListenerContainer<?, ?>) service.decider()).getContainers().stream())
-                    .map(MessageListenerContainer.class::cast)
-                    .toList();
-            Awaitility.await("a partition assigned to every consumer thread")
-                    .atMost(Duration.ofSeconds(60))
-                    .until(() -> consumers.stream().allMatch(consumer -> {
-                        Collection<TopicPartition> assigned = consumer.getAssignedPartitions();
-                        return assigned != null && !assigned.isEmpty();
-                    }));
-        }
-
-        @Override
-        public void close() {
-            services.forEach(RunningService::close);
-        }
     }
 }
