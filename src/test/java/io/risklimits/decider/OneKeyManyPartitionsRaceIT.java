@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.risklimits.decision.ReferenceModel;
 import io.risklimits.decision.ReferenceModel.Cap;
+import io.risklimits.support.ConsumerGroup;
 import io.risklimits.support.DecisionMessage;
 import io.risklimits.support.Events;
-import io.risklimits.support.ConsumerGroup;
 import io.risklimits.support.RunningService;
 import io.risklimits.support.TestInfrastructure;
 import io.risklimits.support.TestKafka;
@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -75,7 +74,8 @@ class OneKeyManyPartitionsRaceIT {
         createTransactionsTopic(topics);
         Set<String> sent = sendToEveryPartition(topics);
 
-        try (ConsumerGroup group = ConsumerGroup.startPaused(topics, SERVICES, CONSUMER_THREADS_PER_SERVICE, Map.of())) {
+        try (ConsumerGroup group =
+                ConsumerGroup.startPaused(topics, SERVICES, CONSUMER_THREADS_PER_SERVICE, Map.of())) {
             group.startConsumingTogether();
             List<DecisionMessage> messages = readDecisionsOf(sent, topics);
             List<AuditRow> audit = auditRows();

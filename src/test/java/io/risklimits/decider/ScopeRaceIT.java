@@ -2,17 +2,15 @@ package io.risklimits.decider;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.risklimits.support.ConsumerGroup;
 import io.risklimits.support.DecisionMessage;
 import io.risklimits.support.Events;
-import io.risklimits.support.ConsumerGroup;
 import io.risklimits.support.RunningService;
 import io.risklimits.support.TestInfrastructure;
 import io.risklimits.support.TestKafka;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -27,13 +25,9 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.TopicPartition;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
-import org.springframework.kafka.listener.MessageListenerContainer;
 
 /**
  * Many business keys under one limit at a wider scope, their events on all twelve partitions under
@@ -146,7 +140,8 @@ class ScopeRaceIT {
         RunningService.Topics topics = RunningService.Topics.unique();
         createTransactionsTopic(topics);
         Set<String> sent = events.stream().map(Sent::dedupeId).collect(Collectors.toCollection(HashSet::new));
-        try (ConsumerGroup group = ConsumerGroup.startPaused(topics, SERVICES, CONSUMER_THREADS_PER_SERVICE, Map.of("spring.kafka.consumer.max-poll-records", 1))) {
+        try (ConsumerGroup group = ConsumerGroup.startPaused(
+                topics, SERVICES, CONSUMER_THREADS_PER_SERVICE, Map.of("spring.kafka.consumer.max-poll-records", 1))) {
             group.startConsumingTogether();
             group.awaitEveryConsumerAssigned();
             send(events, account, topics);
