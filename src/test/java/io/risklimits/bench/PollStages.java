@@ -1,5 +1,6 @@
 package io.risklimits.bench;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -12,7 +13,14 @@ import java.util.concurrent.TimeUnit;
  * latency phase (small ones) in the same run.
  */
 record PollStages(
-        long transactions, double transactionNanos, double batchedEvents, long publishWaits, double publishWaitNanos) {
+        long transactions,
+        double transactionNanos,
+        double batchedEvents,
+        long publishWaits,
+        double publishWaitNanos,
+        double decidedAgain,
+        double startsRead,
+        double startsRemembered) {
 
     static PollStages of(MeterRegistry meters) {
         Timer transactions = meters.get("risk.decider.transaction.duration").timer();
@@ -23,7 +31,15 @@ record PollStages(
                 transactions.totalTime(TimeUnit.NANOSECONDS),
                 batchSize.totalAmount(),
                 publishWait.count(),
-                publishWait.totalTime(TimeUnit.NANOSECONDS));
+                publishWait.totalTime(TimeUnit.NANOSECONDS),
+                count(meters, "risk.decider.batch.replay.retries") + count(meters, "risk.decider.batch.relock.retries"),
+                count(meters, "risk.decider.window.starts", "source", "read"),
+                count(meters, "risk.decider.window.starts", "source", "remembered"));
+    }
+
+    private static double count(MeterRegistry meters, String name, String... tags) {
+        Counter counter = meters.find(name).tags(tags).counter();
+        return counter == null ? 0 : counter.count();
     }
 
     /** Events per transaction since that reading; 1 where no batch sizes were recorded (the baseline). */
@@ -39,10 +55,14 @@ record PollStages(
         long waits = this.publishWaits - earlier.publishWaits;
         double events = batchedEvents - earlier.batchedEvents;
         return String.format(
-                "%,d transactions of %.1f events, %.1f ms each; publish wait %.1f ms per poll",
+                "%,d transactions of %.1f events, %.1f ms each; publish wait %.1f ms per poll; %,.0f batches"
+                        + " decided again; scope keys' window starts read %,.0f, remembered %,.0f",
                 transactions,
                 events == 0 ? 1.0 : events / Math.max(1, transactions), // per-event mode records no batch sizes
                 (transactionNanos - earlier.transactionNanos) / 1e6 / Math.max(1, transactions),
-                (publishWaitNanos - earlier.publishWaitNanos) / 1e6 / Math.max(1, waits));
+                (publishWaitNanos - earlier.publishWaitNanos) / 1e6 / Math.max(1, waits),
+                decidedAgain - earlier.decidedAgain,
+                startsRead - earlier.startsRead,
+                startsRemembered - earlier.startsRemembered);
     }
 }
