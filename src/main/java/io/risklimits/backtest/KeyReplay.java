@@ -3,11 +3,8 @@ package io.risklimits.backtest;
 import io.risklimits.decision.LimitPolicy;
 import io.risklimits.decision.Limits;
 import io.risklimits.decision.Outcome;
-import io.risklimits.decision.Reason;
 import io.risklimits.decision.ReversalPolicy;
 import io.risklimits.decision.Verdict;
-import java.util.EnumMap;
-import java.util.Map;
 
 /**
  * One key's history decided again, without I/O. Rows before the period apply their stored outcomes
@@ -21,15 +18,7 @@ final class KeyReplay {
     private final Limits limits;
     private final KeyState state;
 
-    private long authorizations;
-    private Change approvedToRejected = Change.NONE;
-    private final Map<Reason, Change> approvedToRejectedByReason = new EnumMap<>(Reason.class);
-    private Change rejectedToApproved = Change.NONE;
-    private final Map<Reason, Change> rejectedToApprovedByReason = new EnumMap<>(Reason.class);
-    private long reversals;
-    private Change releasedToRejected = Change.NONE;
-    private Change rejectedToReleased = Change.NONE;
-    private Change originalArchived = Change.NONE;
+    private final FlipCounts counts = new FlipCounts();
 
     private KeyReplay(Scope scope, Limits limits, KeyState state) {
         this.scope = scope;
@@ -71,16 +60,7 @@ final class KeyReplay {
             state.count(row);
         }
         state.file(row, outcome.verdict());
-        authorizations++;
-        if (row.storedVerdict() == Verdict.APPROVED && !outcome.isApproved()) {
-            approvedToRejected = approvedToRejected.plusOne(row.amount());
-            approvedToRejectedByReason.merge(outcome.reason(), new Change(1, row.amount()), Change::plus);
-        } else if (row.storedVerdict() == Verdict.REJECTED && outcome.isApproved()) {
-            rejectedToApproved = rejectedToApproved.plusOne(row.amount());
-            if (row.storedReason() != null) {
-                rejectedToApprovedByReason.merge(row.storedReason(), new Change(1, row.amount()), Change::plus);
-            }
-        }
+        counts.authorization(row, outcome);
     }
 
     private void reverse(AuditRow row) {
@@ -90,7 +70,7 @@ final class KeyReplay {
             // decided again. The original's hour is before the retention cutoff, outside every window of
             // the period (the command refuses a period whose windows reach before the cutoff).
             state.file(row, row.storedVerdict());
-            originalArchived = originalArchived.plusOne(row.amount());
+            counts.originalArchived(row);
             return;
         }
         ReversalPolicy.Outcome outcome =
@@ -100,26 +80,10 @@ final class KeyReplay {
                     original, outcome.released().amount(), outcome.released().count());
         }
         state.file(row, outcome.verdict());
-        reversals++;
-        if (row.storedVerdict() == Verdict.RELEASED && !outcome.isReleased()) {
-            releasedToRejected = releasedToRejected.plusOne(row.amount());
-        } else if (row.storedVerdict() == Verdict.REJECTED && outcome.isReleased()) {
-            rejectedToReleased = rejectedToReleased.plusOne(row.amount());
-        }
+        counts.reversal(row, outcome);
     }
 
     private ScopeReport report() {
-        return new ScopeReport(
-                scope,
-                1,
-                authorizations,
-                approvedToRejected,
-                approvedToRejectedByReason,
-                rejectedToApproved,
-                rejectedToApprovedByReason,
-                reversals,
-                releasedToRejected,
-                rejectedToReleased,
-                originalArchived);
+        return counts.report(scope, 1);
     }
 }

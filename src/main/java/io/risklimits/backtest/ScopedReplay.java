@@ -4,13 +4,11 @@ import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.LimitPolicy;
 import io.risklimits.decision.Limits;
 import io.risklimits.decision.Outcome;
-import io.risklimits.decision.Reason;
 import io.risklimits.decision.ReversalPolicy;
 import io.risklimits.decision.ScopeCheck;
 import io.risklimits.decision.ScopeKey;
 import io.risklimits.decision.Verdict;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -56,7 +54,7 @@ final class ScopedReplay {
     /** The next row, decided after every row given before it. */
     void replay(ScopedRow row) {
         Counts counts = byScope.computeIfAbsent(limits.scopeOf(row.key()), unused -> new Counts());
-        counts.keys.add(row.key());
+        counts.keys().add(row.key());
         if (!row.row().inPeriod()) {
             applyStored(row);
         } else if (row.row().isAuthorization()) {
@@ -103,16 +101,7 @@ final class ScopedReplay {
             state.count(scoped);
         }
         state.file(scoped, outcome.verdict());
-        counts.authorizations++;
-        if (row.storedVerdict() == Verdict.APPROVED && !outcome.isApproved()) {
-            counts.approvedToRejected = counts.approvedToRejected.plusOne(row.amount());
-            counts.approvedToRejectedByReason.merge(outcome.reason(), new Change(1, row.amount()), Change::plus);
-        } else if (row.storedVerdict() == Verdict.REJECTED && outcome.isApproved()) {
-            counts.rejectedToApproved = counts.rejectedToApproved.plusOne(row.amount());
-            if (row.storedReason() != null) {
-                counts.rejectedToApprovedByReason.merge(row.storedReason(), new Change(1, row.amount()), Change::plus);
-            }
-        }
+        counts.flips().authorization(row, outcome);
     }
 
     private void reverse(ScopedRow scoped, Counts counts) {
@@ -121,7 +110,7 @@ final class ScopedReplay {
         if (original == null && row.storedVerdict() == Verdict.RELEASED) {
             // found its original when decided, archived since: not decided again (see KeyReplay)
             state.file(scoped, row.storedVerdict());
-            counts.originalArchived = counts.originalArchived.plusOne(row.amount());
+            counts.flips().originalArchived(row);
             return;
         }
         ReversalPolicy.Outcome outcome = ReversalPolicy.decide(
@@ -131,40 +120,18 @@ final class ScopedReplay {
                     original, outcome.released().amount(), outcome.released().count());
         }
         state.file(scoped, outcome.verdict());
-        counts.reversals++;
-        if (row.storedVerdict() == Verdict.RELEASED && !outcome.isReleased()) {
-            counts.releasedToRejected = counts.releasedToRejected.plusOne(row.amount());
-        } else if (row.storedVerdict() == Verdict.REJECTED && outcome.isReleased()) {
-            counts.rejectedToReleased = counts.rejectedToReleased.plusOne(row.amount());
-        }
+        counts.flips().reversal(row, outcome);
     }
 
-    /** What changed for the keys reported under one scope. */
-    private static final class Counts {
-        private final Set<BusinessKey> keys = new HashSet<>();
-        private long authorizations;
-        private Change approvedToRejected = Change.NONE;
-        private final Map<Reason, Change> approvedToRejectedByReason = new EnumMap<>(Reason.class);
-        private Change rejectedToApproved = Change.NONE;
-        private final Map<Reason, Change> rejectedToApprovedByReason = new EnumMap<>(Reason.class);
-        private long reversals;
-        private Change releasedToRejected = Change.NONE;
-        private Change rejectedToReleased = Change.NONE;
-        private Change originalArchived = Change.NONE;
+    /** The keys reported under one scope, and what deciding their rows again changed. */
+    private record Counts(Set<BusinessKey> keys, FlipCounts flips) {
+
+        Counts() {
+            this(new HashSet<>(), new FlipCounts());
+        }
 
         ScopeReport report(Scope scope) {
-            return new ScopeReport(
-                    scope,
-                    keys.size(),
-                    authorizations,
-                    approvedToRejected,
-                    approvedToRejectedByReason,
-                    rejectedToApproved,
-                    rejectedToApprovedByReason,
-                    reversals,
-                    releasedToRejected,
-                    rejectedToReleased,
-                    originalArchived);
+            return flips.report(scope, keys.size());
         }
     }
 }
