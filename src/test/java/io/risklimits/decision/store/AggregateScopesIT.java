@@ -247,6 +247,45 @@ class AggregateScopesIT {
         });
     }
 
+    /**
+     * An operator's correction of an old account bucket through the triggers (a backfill) carries forward
+     * into the account's later buckets: another worker's remembered account starts must not hide it.
+     */
+    @Test
+    void aCorrectionOfAnOldAccountBucketIsSeenByAnotherWorkersRememberedStarts() throws Exception {
+        UUID account = UUID.randomUUID();
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            fileApprovedOriginal(connection, authorization(newKey("CARD"), 1_000, account), "3 days");
+            connection.commit();
+        }
+        BatchDecisionStore otherWorker = TestStores.batchDecisionStore(dataSource);
+        otherWorker.decideAll(List.of(authorization(newKey("CARD"), 1_500, account)), anyKey -> Limits.NONE);
+        otherWorker.decideAll(List.of(authorization(newKey("CARD"), 10, account)), anyKey -> Limits.NONE);
+
+        db.update("""
+                UPDATE risk_scope_hourly_agg SET sum_amount = sum_amount + 500
+                WHERE scope = 'account' AND owner_id = ?
+                  AND bucket_ts = date_trunc('hour', now() AT TIME ZONE 'UTC') - interval '3 days'
+                """, account);
+        Decision after = otherWorker
+                .decideAll(
+                        List.of(authorization(newKey("CARD"), 50, account)),
+                        limitAt(
+                                Scope.ACCOUNT,
+                                new Limits(Map.of(
+                                        Window.LAST_24_HOURS, new Limit(10_000L, 100L),
+                                        Window.LAST_7_DAYS, new Limit(10_000L, 100L)))))
+                .get(0);
+
+        assertThat(after.scopes()).singleElement().satisfies(check -> {
+            assertThat(check.usage().of(Window.LAST_24_HOURS))
+                    .as("the account's 24-hour usage, without the corrected hour three days back")
+                    .isEqualTo(new Tally(1_510, 2));
+            assertThat(check.usage().of(Window.LAST_7_DAYS)).isEqualTo(new Tally(3_010, 3));
+        });
+    }
+
     // what a batch that approved the authorization age ago wrote: its audit row and its buckets at every
     // scope, the running totals left to the triggers
     private static void fileApprovedOriginal(Connection connection, TransactionEvent original, String age)
