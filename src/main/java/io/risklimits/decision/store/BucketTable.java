@@ -7,7 +7,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -42,6 +44,8 @@ enum BucketTable {
     private final String table;
     private final List<String> columns;
     private final String arrays;
+    // the statements are constants: each is rendered once per table, not once per batch
+    private final Map<String, String> rendered = new ConcurrentHashMap<>();
 
     BucketTable(String table, List<String> columns, String arrays) {
         this.table = table;
@@ -56,6 +60,10 @@ enum BucketTable {
 
     /** The statement of this table from its template. */
     String sql(String template) {
+        return rendered.computeIfAbsent(template, this::render);
+    }
+
+    private String render(String template) {
         Matcher qualified = QUALIFIED.matcher(template);
         String rendered = qualified.replaceAll(match -> {
             String list = columns.stream()
