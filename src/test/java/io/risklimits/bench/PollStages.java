@@ -32,7 +32,7 @@ record PollStages(
                 batchSize.totalAmount(),
                 publishWait.count(),
                 publishWait.totalTime(TimeUnit.NANOSECONDS),
-                count(meters, "risk.decider.batch.replay.retries") + count(meters, "risk.decider.batch.relock.retries"),
+                count(meters, "risk.decider.batch.replay.retries"),
                 count(meters, "risk.decider.window.starts", "source", "read"),
                 count(meters, "risk.decider.window.starts", "source", "remembered"));
     }

@@ -3,6 +3,8 @@ package io.risklimits.bench;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -43,12 +45,22 @@ final class UsageReadPlan {
             render.setAccessible(true);
             Object keyBuckets = tables.getEnumConstants()[0];
             String sql = (String) render.invoke(keyBuckets, statement.get(null));
-            Method windowStarts = repositoryType.getDeclaredMethod("windowStarts", Instant.class);
+            Method windowStarts = repositoryType.getDeclaredMethod("windowStartInstants", Instant.class);
             windowStarts.setAccessible(true);
+            Field recentBuckets = repositoryType.getDeclaredField("RECENT_BUCKETS");
+            recentBuckets.setAccessible(true);
             // the bean is a proxy (a repository's exception translation): the method runs on its target
             Object repository = AopTestUtils.getUltimateTargetObject(service.bean(repositoryType));
-            String[] starts =
-                    (String[]) windowStarts.invoke(repository, Instant.now().truncatedTo(ChronoUnit.HOURS));
+            @SuppressWarnings("unchecked")
+            List<Instant> startInstants = (List<Instant>)
+                    windowStarts.invoke(repository, Instant.now().truncatedTo(ChronoUnit.HOURS));
+            // as the repository binds them: UTC timestamps in text
+            String[] starts = startInstants.stream()
+                    .map(start -> LocalDateTime.ofInstant(start, ZoneOffset.UTC).toString())
+                    .toArray(String[]::new);
+            String earliestStart = LocalDateTime.ofInstant(
+                            startInstants.stream().min(Instant::compareTo).orElseThrow(), ZoneOffset.UTC)
+                    .toString();
             // a batch as the store sends it: sorted by key, the order its locks are taken in
             List<Integer> batch = IntStream.range(0, Math.min(batchSize, keys.size()))
                     .boxed()
@@ -64,7 +76,9 @@ final class UsageReadPlan {
                             batch.stream().map(i -> BenchmarkKeys.CHANNEL).toArray(String[]::new))
                     .addValue("directions", batch.stream().map(keys::direction).toArray(String[]::new))
                     .addValue("readStarts", readStarts)
-                    .addValue("windowStarts", starts);
+                    .addValue("windowStarts", starts)
+                    .addValue("earliestStart", earliestStart)
+                    .addValue("recentBuckets", recentBuckets.getInt(null));
             NamedParameterJdbcTemplate jdbc = new NamedParameterJdbcTemplate(dataSource);
             firstSights.restore(service, database);
             for (String pages : List.of("out of shared buffers", "in shared buffers")) {

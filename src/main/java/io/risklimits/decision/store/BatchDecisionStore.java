@@ -4,14 +4,15 @@ import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.Limits;
 import io.risklimits.decision.ReadResult;
+import io.risklimits.decision.Scope;
 import io.risklimits.decision.ScopeKey;
 import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.WindowCalendar;
 import io.risklimits.shared.Failpoints;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -26,11 +27,12 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Lock-and-decide for a whole poll in one READ COMMITTED transaction: the advisory locks of all its
- * business keys and scope keys (the entity and account scopes its events count at, docs/adr/0005; one
- * sorted order, so batches cannot deadlock), the usage of every scope key and the originals of its
- * reversals in set-based reads, the decisions made in event order in memory ({@link InOrderDecisions}),
- * then the buckets, the releases and the audit rows written in bulk. Three round trips: the locks with
- * the reads ({@link RoundTrip}), the writes, the commit. The poll's INVALID events that have a readable
+ * business keys and scope keys (the entity and account scopes its events count at, docs/adr/0005; taken
+ * in one order, so batches cannot deadlock: {@link BatchLocks}), the usage of every scope key and the
+ * originals of its reversals in set-based reads, the decisions made in event order in memory ({@link
+ * InOrderDecisions}), then the buckets, the releases and the audit rows written in bulk. Three round
+ * trips, four for a batch that counts at accounts: the locks with the reads ({@link RoundTrip}; the
+ * account scopes' in a second), the writes, the commit. The poll's INVALID events that have a readable
  * business key are filed in the same transaction, in their place in the order, so an event after one in
  * the poll finds it decided, as it would in a later poll.
  *
@@ -43,9 +45,6 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 @Service
 public class BatchDecisionStore {
-
-    /** How a batch is decided: whether it reads stored decisions, and which scope keys it locks beyond its events'. */
-    private record Attempt(boolean readStored, Set<ScopeKey> moreScopeKeys) {}
 
     // what a batch read under its keys' locks
     private record UnderLocks(
@@ -111,34 +110,19 @@ public class BatchDecisionStore {
         if (events.isEmpty()) {
             return List.of();
         }
-        Attempt attempt = new Attempt(false, Set.of());
-        while (true) {
-            try {
-                return decideInOrder(events, limitsOf, attempt);
-            } catch (DuplicateKeyException someEventsWereDecidedBefore) {
-                if (attempt.readStored()) {
-                    // a second failure (any other unique key) is the batch's own, and propagates
-                    throw someEventsWereDecidedBefore;
-                }
-                metrics.batchDecidedAgainForReplays();
-                attempt = new Attempt(true, attempt.moreScopeKeys());
-            } catch (BatchLocks.ScopesNotLocked notLocked) {
-                // an original's account is fixed once it is committed, so each attempt locks more, and the
-                // originals of one batch are few
-                Set<ScopeKey> more = new HashSet<>(attempt.moreScopeKeys());
-                if (!more.addAll(notLocked.scopeKeys())) {
-                    throw new IllegalStateException("scope keys still not locked after locking them: " + more);
-                }
-                metrics.batchLockedAgainForScopes();
-                attempt = new Attempt(attempt.readStored(), more);
-            }
+        try {
+            return decideInOrder(events, limitsOf, false);
+        } catch (DuplicateKeyException someEventsWereDecidedBefore) {
+            metrics.batchDecidedAgainForReplays();
+            // a second failure (any other unique key) is the batch's own, and propagates
+            return decideInOrder(events, limitsOf, true);
         }
     }
 
     private List<Decision> decideInOrder(
-            List<ReadResult> events, Function<ScopeKey, Limits> limitsOf, Attempt attempt) {
+            List<ReadResult> events, Function<ScopeKey, Limits> limitsOf, boolean readStored) {
         return metrics.timeTransaction(() -> readCommitted.execute(status -> {
-            UnderLocks read = lockAndRead(events, attempt);
+            UnderLocks read = lockAndRead(events, readStored);
             Instant bucket = read.bucket();
             InOrderDecisions decided = new InOrderDecisions(
                             bucket,
@@ -165,16 +149,16 @@ public class BatchDecisionStore {
 
     /**
      * Locks the events' business keys and scope keys and reads their usage, the originals of their
-     * reversals, and their stored decisions if asked, in one round trip.
-     * The usage read needs the hour bucket before the database clock names it, so it is sent for the
-     * hour of this machine's clock and sent again, alone, in the rare batch whose database hour is
-     * another (the hour turned in between, or the clocks disagree).
-     * A reversal releases where its original was counted: the original's account scopes are locked as
-     * well, those of an original committed before the locks by the first statement itself; should one
-     * have been committed while it waited for a lock (by the holder of the original's business key) with
-     * an account not locked, {@link BatchLocks.ScopesNotLocked} rolls the batch back to lock it too.
+     * reversals, and their stored decisions if asked: in one round trip the business keys' and entities'
+     * locks ({@link BatchLocks#begin}) with their reads and the originals; in a second, when the batch
+     * counts at or releases to accounts, the account scopes' locks with their reads. An original is read
+     * under its business key's lock (a reversal names the key of its original), so where it was counted
+     * is final when its account scopes are locked.
+     * The usage reads need the hour bucket before the database clock names it, so they are sent for the
+     * hour of this machine's clock and sent again, alone, in the rare batch whose database hour (the
+     * clock after the last lock) is another (the hour turned in between, or the clocks disagree).
      */
-    private UnderLocks lockAndRead(List<ReadResult> events, Attempt attempt) {
+    private UnderLocks lockAndRead(List<ReadResult> events, boolean readStored) {
         List<RequestId> ids = events.stream().map(RequestId::of).toList();
         Set<BusinessKey> keys = new LinkedHashSet<>();
         ids.forEach(id -> keys.add(id.businessKey()));
@@ -184,27 +168,50 @@ public class BatchDecisionStore {
                 .toList();
         List<TransactionEvent> reversals =
                 valid.stream().filter(TransactionEvent::isReversal).toList();
-        Set<ScopeKey> scopeKeys = new LinkedHashSet<>();
-        valid.forEach(event -> scopeKeys.addAll(event.scopeKeys()));
-        scopeKeys.addAll(attempt.moreScopeKeys());
+        Set<ScopeKey> keyScopes = new LinkedHashSet<>();
+        keys.forEach(key -> keyScopes.add(ScopeKey.of(key)));
+        Set<ScopeKey> accountScopes = new LinkedHashSet<>();
+        valid.forEach(event ->
+                event.scopeKeys().forEach(key -> (key.scope().ownedByAccount() ? accountScopes : keyScopes).add(key)));
+        Set<ScopeKey> entityScopes = new LinkedHashSet<>(keyScopes);
+        entityScopes.removeIf(key -> key.scope() == Scope.KEY);
         Instant expectedBucket = clock.instant().truncatedTo(ChronoUnit.HOURS);
-        RoundTrip reads = new RoundTrip(jdbc);
-        Supplier<BatchLocks.Begun> begun = BatchLocks.begin(keys, scopeKeys, reversals, reads);
-        Supplier<Map<RequestId, Decision>> stored =
-                attempt.readStored() ? requestLogReader.findAll(ids, reads) : Map::of;
+
+        RoundTrip keyReads = new RoundTrip(jdbc);
+        Supplier<BatchLocks.Locked> begun = BatchLocks.begin(keys, entityScopes, keyReads);
+        Supplier<Map<RequestId, Decision>> stored = readStored ? requestLogReader.findAll(ids, keyReads) : Map::of;
         Supplier<Map<RequestId, StoredOriginal>> originals =
-                reversals.isEmpty() ? Map::of : requestLogReader.findOriginals(reversals, reads);
-        Set<ScopeKey> usageKeys = new LinkedHashSet<>();
-        keys.forEach(key -> usageKeys.add(ScopeKey.of(key)));
-        usageKeys.addAll(scopeKeys);
-        Supplier<UsageReading> expectedReading = runningUsage.usageUpTo(usageKeys, expectedBucket, reads);
-        reads.run();
-        metrics.lockWaited(begun.get().lockWait());
-        BatchLocks.requireLocked(originals.get(), begun.get().lockedScopeKeys());
+                reversals.isEmpty() ? Map::of : requestLogReader.findOriginals(reversals, keyReads);
+        Supplier<UsageReading> keyReading = runningUsage.usageUpTo(keyScopes, expectedBucket, keyReads);
+        keyReads.run();
+        Duration lockWait = begun.get().lockWait();
         Instant decidedAt = begun.get().decidedAt();
+
+        originals
+                .get()
+                .forEach((id, original) -> original.countedAt(id.businessKey()).stream()
+                        .filter(key -> key.scope().ownedByAccount())
+                        .forEach(accountScopes::add));
+        Supplier<UsageReading> accountReading = () -> new UsageReading(Map.of(), Map.of());
+        if (!accountScopes.isEmpty()) {
+            RoundTrip accountReads = new RoundTrip(jdbc);
+            Supplier<BatchLocks.Locked> locked = BatchLocks.lockAccountScopes(accountScopes, accountReads);
+            accountReading = runningUsage.usageUpTo(accountScopes, expectedBucket, accountReads);
+            accountReads.run();
+            lockWait = lockWait.plus(locked.get().lockWait());
+            decidedAt = locked.get().decidedAt();
+        }
+        metrics.lockWaited(lockWait);
+        BatchLocks.requireLocked(originals.get(), accountScopes);
         Instant bucket = decidedAt.truncatedTo(ChronoUnit.HOURS);
-        UsageReading reading =
-                bucket.equals(expectedBucket) ? expectedReading.get() : runningUsage.usageUpTo(usageKeys, bucket);
+        UsageReading reading;
+        if (bucket.equals(expectedBucket)) {
+            reading = keyReading.get().and(accountReading.get());
+        } else {
+            Set<ScopeKey> usageKeys = new LinkedHashSet<>(keyScopes);
+            usageKeys.addAll(accountScopes);
+            reading = runningUsage.usageUpTo(usageKeys, bucket);
+        }
         return new UnderLocks(decidedAt, bucket, stored.get(), reading, originals.get());
     }
 }

@@ -1,16 +1,13 @@
 package io.risklimits.decision.store;
 
 import io.risklimits.decision.BusinessKey;
-import io.risklimits.decision.Scope;
 import io.risklimits.decision.ScopeKey;
-import io.risklimits.decision.TransactionEvent;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -21,114 +18,98 @@ import java.util.function.Supplier;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 
 /**
- * The first statement of a batch (docs/adr/0004, 0005): it checks READ COMMITTED, finds the accounts of
- * the originals the batch's reversals name, locks the business keys and the scope keys (those given and
- * those originals' account scopes) in one order, and returns the database clock. Also the check, once
- * the originals are read under the locks, that every scope key a release goes to is locked.
+ * A batch's advisory locks, taken in two steps (docs/adr/0004, 0005): first its business keys and the
+ * scope keys of their entities, under which it reads their usage and the originals of its reversals;
+ * then the account scopes of its events and of those originals, under which it reads theirs. Each step
+ * locks in ascending hash order and every batch finishes the first before it starts the second, so all
+ * locks are taken in one (step, hash) order and no two batches can deadlock. Accounts, shared by
+ * entities on every partition, are what batches wait for: their locks are taken last, so they are held
+ * for the least of the batch's work.
  */
 final class BatchLocks {
 
-    // the statement started when the server received it, so the difference is the wait for the locks
+    // each statement started when the server received it, so the difference is the wait for the locks
     private static final String BEGIN_BATCH_DECISION = """
-            SELECT begun.decided_at, begun.original_account_ids,
+            SELECT begun.decided_at,
                    extract(epoch FROM begun.decided_at - statement_timestamp()) AS lock_wait_seconds
             FROM risk_begin_scoped_batch_decision(
                      CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
                      CAST(:scopes AS text[]), CAST(:ownerIds AS uuid[]), CAST(:scopeChannels AS text[]),
-                     CAST(:scopeDirections AS text[]),
-                     CAST(:originalEntityIds AS uuid[]), CAST(:originalChannels AS text[]),
-                     CAST(:originalDirections AS text[]), CAST(:originalDedupeIds AS uuid[])) AS begun
+                     CAST(:scopeDirections AS text[])) AS begun (decided_at)
             """;
 
-    /** The clock after the locks, the wait for them, and every scope key locked. */
-    record Begun(Instant decidedAt, Duration lockWait, Set<ScopeKey> lockedScopeKeys) {}
+    private static final String LOCK_SCOPE_KEYS = """
+            SELECT locked.decided_at,
+                   extract(epoch FROM locked.decided_at - statement_timestamp()) AS lock_wait_seconds
+            FROM risk_lock_scope_keys(
+                     CAST(:scopes AS text[]), CAST(:ownerIds AS uuid[]), CAST(:scopeChannels AS text[]),
+                     CAST(:scopeDirections AS text[])) AS locked (decided_at)
+            """;
+
+    /** The database clock after a step's locks, and the wait for them. */
+    record Locked(Instant decidedAt, Duration lockWait) {}
 
     private BatchLocks() {}
 
     /**
-     * Adds the first statement to the round trip: locks the business keys, the scope keys and the account
-     * scopes of the reversals' originals as committed so far.
+     * Adds the first statement of a batch to the round trip: checks READ COMMITTED, locks the business keys
+     * and the given scope keys, which must not be account scopes ({@link #lockAccountScopes}).
      */
-    static Supplier<Begun> begin(
-            Set<BusinessKey> keys, Set<ScopeKey> scopeKeys, List<TransactionEvent> reversals, RoundTrip trip) {
-        return trip.query(BEGIN_BATCH_DECISION, parameters(keys, scopeKeys, reversals), rs -> {
-            rs.next();
-            Set<ScopeKey> locked = new HashSet<>(scopeKeys);
-            UUID[] originalAccounts =
-                    (UUID[]) rs.getArray("original_account_ids").getArray();
-            for (int i = 0; i < reversals.size(); i++) {
-                locked.addAll(ScopeKey.countedAt(reversals.get(i).businessKey(), originalAccounts[i]));
-            }
-            return new Begun(decidedAt(rs), lockWait(rs), locked);
+    static Supplier<Locked> begin(Set<BusinessKey> keys, Set<ScopeKey> scopeKeys, RoundTrip trip) {
+        scopeKeys.stream().filter(key -> key.scope().ownedByAccount()).findAny().ifPresent(account -> {
+            throw new IllegalArgumentException("account scopes are locked in the second step: " + account);
         });
+        MapSqlParameterSource parameters =
+                scopeKeyArrays(scopeKeys, KeyArrays.of(keys).parameters());
+        return trip.query(BEGIN_BATCH_DECISION, parameters, BatchLocks::locked);
     }
 
     /**
-     * Refuses to go on when an original read under the locks was counted at a scope key that is not
-     * locked: committed while the batch waited, with an account the first statement could not see.
+     * Adds the second step to the round trip: locks account scope keys, after {@link #begin} in the same
+     * transaction.
      */
-    static void requireLocked(Map<RequestId, StoredOriginal> originals, Set<ScopeKey> locked) {
+    static Supplier<Locked> lockAccountScopes(Set<ScopeKey> accountScopes, RoundTrip trip) {
+        accountScopes.stream()
+                .filter(key -> !key.scope().ownedByAccount())
+                .findAny()
+                .ifPresent(other -> {
+                    throw new IllegalArgumentException("only account scopes are locked in the second step: " + other);
+                });
+        return trip.query(
+                LOCK_SCOPE_KEYS, scopeKeyArrays(accountScopes, new MapSqlParameterSource()), BatchLocks::locked);
+    }
+
+    /**
+     * Refuses to go on when an original read under the locks was counted at an account scope that is not
+     * locked: a release must never write where the batch holds no lock.
+     */
+    static void requireLocked(Map<RequestId, StoredOriginal> originals, Set<ScopeKey> lockedAccountScopes) {
         Set<ScopeKey> missing = new LinkedHashSet<>();
         originals.forEach((id, original) -> original.countedAt(id.businessKey()).stream()
-                .filter(key -> key.scope() != Scope.KEY && !locked.contains(key))
+                .filter(key -> key.scope().ownedByAccount() && !lockedAccountScopes.contains(key))
                 .forEach(missing::add));
         if (!missing.isEmpty()) {
-            throw new ScopesNotLocked(missing);
+            throw new IllegalStateException("account scopes released at but not locked: " + missing);
         }
     }
 
-    // business keys, scope keys (the business keys' own excluded) and the reversals' originals, as the
-    // arrays of risk_begin_scoped_batch_decision
-    private static MapSqlParameterSource parameters(
-            Set<BusinessKey> keys, Set<ScopeKey> scopeKeys, List<TransactionEvent> reversals) {
-        List<ScopeKey> aggregate =
-                scopeKeys.stream().filter(key -> key.scope() != Scope.KEY).toList();
-        List<BusinessKey> originalKeys =
-                reversals.stream().map(TransactionEvent::businessKey).toList();
-        return KeyArrays.of(keys)
-                .parameters()
-                .addValue("scopes", column(aggregate, key -> key.scope().label()))
-                .addValue("ownerIds", aggregate.stream().map(ScopeKey::owner).toArray(UUID[]::new))
-                .addValue("scopeChannels", column(aggregate, ScopeKey::channel))
-                .addValue(
-                        "scopeDirections",
-                        column(aggregate, key -> key.direction().name()))
-                .addValue(
-                        "originalEntityIds",
-                        originalKeys.stream().map(BusinessKey::entityId).toArray(UUID[]::new))
-                .addValue("originalChannels", column(originalKeys, BusinessKey::channel))
-                .addValue(
-                        "originalDirections",
-                        column(originalKeys, key -> key.direction().name()))
-                .addValue(
-                        "originalDedupeIds",
-                        reversals.stream().map(TransactionEvent::reverses).toArray(UUID[]::new));
+    // the scope keys as the arrays of both functions
+    private static MapSqlParameterSource scopeKeyArrays(Collection<ScopeKey> scopeKeys, MapSqlParameterSource into) {
+        List<ScopeKey> keys = List.copyOf(scopeKeys);
+        return into.addValue("scopes", column(keys, key -> key.scope().label()))
+                .addValue("ownerIds", keys.stream().map(ScopeKey::owner).toArray(UUID[]::new))
+                .addValue("scopeChannels", column(keys, ScopeKey::channel))
+                .addValue("scopeDirections", column(keys, key -> key.direction().name()));
     }
 
     private static <T> String[] column(Collection<T> rows, Function<T, String> value) {
         return rows.stream().map(value).toArray(String[]::new);
     }
 
-    private static Instant decidedAt(ResultSet rs) throws SQLException {
-        return rs.getObject("decided_at", OffsetDateTime.class).toInstant();
-    }
-
-    private static Duration lockWait(ResultSet rs) throws SQLException {
-        return Duration.ofNanos(Math.round(rs.getDouble("lock_wait_seconds") * 1e9));
-    }
-
-    /** Scope keys a batch must release at but did not lock: the batch is rolled back and locks them too. */
-    static final class ScopesNotLocked extends RuntimeException {
-
-        private final Set<ScopeKey> scopeKeys;
-
-        ScopesNotLocked(Set<ScopeKey> scopeKeys) {
-            super("scope keys not locked: " + scopeKeys, null, false, false);
-            this.scopeKeys = Set.copyOf(scopeKeys);
-        }
-
-        Set<ScopeKey> scopeKeys() {
-            return scopeKeys;
-        }
+    private static Locked locked(ResultSet rs) throws SQLException {
+        rs.next();
+        Instant decidedAt = rs.getObject("decided_at", OffsetDateTime.class).toInstant();
+        Duration wait = Duration.ofNanos(Math.round(rs.getDouble("lock_wait_seconds") * 1e9));
+        return new Locked(decidedAt, wait);
     }
 }

@@ -16,7 +16,6 @@ import org.springframework.stereotype.Component;
 public class DecisionStoreMetrics {
 
     private final Counter batchesDecidedAgain;
-    private final Counter batchesLockedAgain;
     private final DistributionSummary batchSize;
     private final Timer lockWait;
     private final Timer transactions;
@@ -27,10 +26,6 @@ public class DecisionStoreMetrics {
         this.batchesDecidedAgain = Counter.builder("risk.decider.batch.replay.retries")
                 .description("batches decided a second time, with the stored decisions read, because some of their"
                         + " events had been decided before")
-                .register(meters);
-        this.batchesLockedAgain = Counter.builder("risk.decider.batch.relock.retries")
-                .description("batches decided a second time, with more scope keys locked, because a reversal's original"
-                        + " committed meanwhile was counted at an account the batch had not locked")
                 .register(meters);
         this.batchSize = DistributionSummary.builder("risk.decider.batch.size")
                 .description("valid events decided together in one database transaction")
@@ -66,10 +61,6 @@ public class DecisionStoreMetrics {
     void windowStartsFound(int remembered, int read) {
         windowStartsRemembered.increment(remembered);
         windowStartsRead.increment(read);
-    }
-
-    void batchLockedAgainForScopes() {
-        batchesLockedAgain.increment();
     }
 
     void batchDecidedAgainForReplays() {

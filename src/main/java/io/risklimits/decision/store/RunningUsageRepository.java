@@ -30,10 +30,11 @@ import org.springframework.stereotype.Repository;
  * Usage of many scope keys at once in every window that counts usage, from the running totals of their
  * buckets (risk_hourly_agg for business keys, risk_scope_hourly_agg for the other scopes, {@link BucketTable}): usage of a window = the latest bucket's running total - the running total before the
  * window's first bucket (rolling windows by hours, calendar windows in the {@link WindowCalendar}'s
- * zone). That second total (the key's {@link WindowStarts}) costs an index probe per window, which
- * are index-only scans (the primary key carries each bucket's totals before it), and stays the same
- * for the whole hour, so it is read once per key and hour and then remembered ({@link
- * WindowStartsCache}); the latest bucket is read every time. The latest bucket is returned too, so that
+ * zone). That second total (the key's {@link WindowStarts}) is read from the primary key alone (it
+ * carries each bucket's totals before it): one range scan of the key's buckets since its earliest
+ * window start, or for a key with many of them ({@link #RECENT_BUCKETS} or more) a probe per window;
+ * and it stays the same for the whole hour, so it is read once per key and hour and then remembered
+ * ({@link WindowStartsCache}); the latest bucket is read every time. The latest bucket is returned too, so that
  * the bucket write need not look it up again.
  */
 @Repository
@@ -42,11 +43,15 @@ class RunningUsageRepository {
     private static final Logger log = LoggerFactory.getLogger(RunningUsageRepository.class);
 
     // The running totals before a window are those before its first bucket; without a bucket in the
-    // window, those of the latest bucket (older than the window); without any bucket, zero. One probe
-    // per window start (:windowStarts, in Window order, the 24h window's first), each an index-only
-    // scan; for a key whose window starts are remembered (read_starts false) none runs and the arrays
-    // are null. bucket_in_24h: the key has a bucket in the last 24 hours, which the archiver cannot
-    // delete, so its starts may be remembered (WindowStarts).
+    // window, those of the latest bucket (older than the window); without any bucket, zero. For a key
+    // whose window starts are remembered (read_starts false) none are read. For the others, one
+    // index-only range scan reads the key's buckets since the earliest window start (:earliestStart),
+    // at most :recentBuckets of them: a key seen seldom (a card portfolio's) has a few, and every
+    // window's first bucket is among them (the recent arrays; the caller picks each window's). Only a
+    // key with more buckets than that in its longest window is probed once per window start
+    // (:windowStarts, in Window order, the 24h window's first), each an index-only scan (the starts
+    // arrays, and bucket_in_24h: the key has a bucket in the last 24 hours, which the archiver cannot
+    // delete, so its starts may be remembered, WindowStarts).
     // Buckets after the decision's bucket are counted too, as in HourlyUsageRepository. A template for
     // either bucket table (BucketTable).
     private static final String SELECT_USAGE = """
@@ -54,6 +59,8 @@ class RunningUsageRepository {
                    latest.bucket_ts AS latest_bucket_ts, latest.running_amount AS latest_running_amount,
                    latest.running_count AS latest_running_count, latest.ctid AS latest_row_id,
                    latest.rewrites AS latest_rewrites,
+                   recent.buckets AS recent_buckets, recent.bucket_epochs AS recent_bucket_epochs,
+                   recent.amounts_before AS recent_amounts_before, recent.counts_before AS recent_counts_before,
                    starts.amounts_before, starts.counts_before, coalesce(starts.bucket_in_24h, false) AS bucket_in_24h
             FROM unnest({arrays}, CAST(:readStarts AS boolean[])) AS key ({columns}, read_starts)
             LEFT JOIN LATERAL (SELECT ctid, bucket_ts, running_amount, running_count, rewrites
@@ -61,6 +68,19 @@ class RunningUsageRepository {
                                WHERE {bucket.key} = {key.key}
                                ORDER BY bucket.bucket_ts DESC
                                LIMIT 1) AS latest ON true
+            LEFT JOIN LATERAL (
+                SELECT count(*) AS buckets,
+                       array_agg(CAST(extract(epoch FROM since_earliest.bucket_ts) AS bigint)
+                                 ORDER BY since_earliest.bucket_ts) AS bucket_epochs,
+                       array_agg(since_earliest.amount_before ORDER BY since_earliest.bucket_ts) AS amounts_before,
+                       array_agg(since_earliest.count_before ORDER BY since_earliest.bucket_ts) AS counts_before
+                FROM (SELECT bucket.bucket_ts, bucket.amount_before, bucket.count_before
+                      FROM {table} bucket
+                      WHERE {bucket.key} = {key.key}
+                        AND bucket.bucket_ts >= CAST(:earliestStart AS timestamp)
+                      ORDER BY bucket.bucket_ts
+                      LIMIT :recentBuckets) AS since_earliest
+                WHERE key.read_starts) AS recent ON true
             LEFT JOIN LATERAL (
                 SELECT array_agg(coalesce(first_bucket.amount_before, latest.running_amount, 0)
                                  ORDER BY window_start.position) AS amounts_before,
@@ -74,8 +94,12 @@ class RunningUsageRepository {
                                      AND bucket.bucket_ts >= window_start.since
                                    ORDER BY bucket.bucket_ts
                                    LIMIT 1) AS first_bucket ON true
-                WHERE key.read_starts) AS starts ON true
+                WHERE key.read_starts AND recent.buckets = :recentBuckets) AS starts ON true
             """;
+
+    // at most this many buckets since the earliest window start are read in one range scan; a key with
+    // this many is probed per window start instead
+    static final int RECENT_BUCKETS = 32;
 
     // a key's row: its latest bucket (null without buckets), and its window starts as read (null when
     // remembered)
@@ -139,32 +163,46 @@ class RunningUsageRepository {
             }
             readStarts[i++] = starts == null;
         }
+        List<Instant> starts = windowStartInstants(bucket);
         MapSqlParameterSource parameters = table.parameters(keys)
                 .addValue("readStarts", readStarts)
-                .addValue("windowStarts", windowStarts(bucket));
+                .addValue(
+                        "windowStarts",
+                        starts.stream()
+                                .map(start -> utcTimestamp(start).toString())
+                                .toArray(String[]::new))
+                .addValue(
+                        "earliestStart",
+                        utcTimestamp(starts.stream().min(Instant::compareTo).orElseThrow())
+                                .toString())
+                .addValue("recentBuckets", RECENT_BUCKETS);
         Supplier<List<KeyRow>> rows = trip.query(table.sql(SELECT_USAGE), parameters, rs -> {
             List<KeyRow> read = new ArrayList<>(keys.size());
             while (rs.next()) {
                 ScopeKey key = table.scopeKey(rs);
                 boolean startsRead = !remembered.containsKey(key);
                 LatestBucket latest = latestBucket(rs);
-                read.add(new KeyRow(
-                        key,
-                        latest,
-                        startsRead ? windowStarts(rs, latest) : null,
-                        startsRead && rs.getBoolean("bucket_in_24h")));
+                if (!startsRead) {
+                    read.add(new KeyRow(key, latest, null, false));
+                } else if (rs.getInt("recent_buckets") < RECENT_BUCKETS) {
+                    RecentBuckets recent = RecentBuckets.of(rs);
+                    read.add(new KeyRow(
+                            key, latest, windowStarts(recent, starts, latest), recent.anySince(starts.get(0))));
+                } else {
+                    read.add(new KeyRow(key, latest, windowStarts(rs, latest), rs.getBoolean("bucket_in_24h")));
+                }
             }
             return read;
         });
         return () -> reading(rows.get(), remembered, bucket);
     }
 
-    // the first hour of each window that counts usage, in Window order (24h first), as SELECT_USAGE reads
-    // them: UTC timestamps as text, since the driver binds no array of date-times
-    private String[] windowStarts(Instant bucket) {
+    // the first hour of each window that counts usage, in Window order (24h first); SELECT_USAGE reads
+    // them as UTC timestamps in text, since the driver binds no array of date-times
+    private List<Instant> windowStartInstants(Instant bucket) {
         return USAGE_WINDOWS.stream()
-                .map(window -> utcTimestamp(calendar.startFor(window, bucket)).toString())
-                .toArray(String[]::new);
+                .map(window -> calendar.startFor(window, bucket))
+                .toList();
     }
 
     private UsageReading reading(List<KeyRow> rows, Map<ScopeKey, WindowStarts> remembered, Instant bucket) {
@@ -230,6 +268,15 @@ class RunningUsageRepository {
                         rs.getLong("latest_running_count"),
                         rs.getLong("latest_rewrites"),
                         rs.getString("latest_row_id"));
+    }
+
+    // the starts of the windows that begin at these hours (Window order), from the key's recent buckets
+    private static WindowStarts windowStarts(RecentBuckets recent, List<Instant> starts, LatestBucket latest) {
+        Map<Window, WindowStarts.Before> byWindow = new EnumMap<>(Window.class);
+        for (int i = 0; i < USAGE_WINDOWS.size(); i++) {
+            byWindow.put(USAGE_WINDOWS.get(i), recent.before(starts.get(i), latest));
+        }
+        return new WindowStarts(byWindow, latest == null ? 0 : latest.rewrites());
     }
 
     private static WindowStarts windowStarts(ResultSet rs, LatestBucket latest) throws SQLException {

@@ -12,7 +12,7 @@ final class BatchBegin {
 
     private static final String BEGIN =
             "SELECT decided_at FROM risk_begin_scoped_batch_decision(ARRAY[?]::uuid[], ARRAY['CARD'], ARRAY['OUT'], "
-                    + "'{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}')";
+                    + "'{}', '{}', '{}', '{}')";
 
     private BatchBegin() {}
 

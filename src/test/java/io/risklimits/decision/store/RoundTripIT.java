@@ -29,7 +29,7 @@ class RoundTripIT {
     private static final String BEGIN = """
             SELECT decided_at
             FROM risk_begin_scoped_batch_decision(ARRAY[CAST(:entityId AS uuid)], ARRAY['CARD'], ARRAY['OUT'],
-                                                  '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}')
+                                                  '{}', '{}', '{}', '{}')
             """;
     private static final String COUNT_NOTES = "SELECT count(*) FROM round_trip_note WHERE entity_id = :entityId";
     private static final String ADD_NOTE = "INSERT INTO round_trip_note (entity_id) VALUES (:entityId)";

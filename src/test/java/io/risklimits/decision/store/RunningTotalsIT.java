@@ -146,7 +146,7 @@ class RunningTotalsIT {
         assertThatThrownBy(() -> transaction.executeWithoutResult(status -> {
                     db.queryForObject(
                             "SELECT decided_at FROM risk_begin_scoped_batch_decision(ARRAY[?]::uuid[], ARRAY['CARD'], ARRAY['OUT'], "
-                                    + "'{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}')",
+                                    + "'{}', '{}', '{}', '{}')",
                             OffsetDateTime.class,
                             entity);
                     Map<ScopeKey, LatestBucket> read =
@@ -278,7 +278,7 @@ class RunningTotalsIT {
         BusinessKey key = new BusinessKey(entity, "CARD", Direction.OUT);
         db.queryForObject(
                 "SELECT decided_at FROM risk_begin_scoped_batch_decision(ARRAY[?]::uuid[], ARRAY['CARD'], ARRAY['OUT'], "
-                        + "'{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}')",
+                        + "'{}', '{}', '{}', '{}')",
                 OffsetDateTime.class,
                 entity);
         RoundTrip trip = new RoundTrip(db);

@@ -12,8 +12,9 @@ import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
 /**
  * A database clock the test sets, for the batched store: the store takes the time of its decisions
- * (and so their hour bucket) from risk_begin_scoped_batch_decision, and on this data source's one connection
- * that name finds a function in a schema of the test's own, which takes the locks through the real one
+ * (and so their hour bucket) from risk_begin_scoped_batch_decision and risk_lock_scope_keys, and on this data
+ * source's one connection those names find functions in a schema of the test's own, which take the locks through
+ * the real ones
  * and then answers the time last {@link #set}. {@link #clock()} is the same time as this machine's
  * clock, so that the store sends its usage read for the right hour at once. Everything else the store
  * runs is the real schema's.
@@ -21,19 +22,24 @@ import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 final class SetDatabaseClock implements AutoCloseable {
 
     private static final String BEGIN_AT_THE_SET_TIME = """
-            CREATE FUNCTION %s.risk_begin_scoped_batch_decision(
+            CREATE FUNCTION %1$s.risk_begin_scoped_batch_decision(
                 entity_ids uuid[], channel_codes text[], direction_codes text[],
-                scopes text[], owner_ids uuid[], scope_channel_codes text[], scope_direction_codes text[],
-                original_entity_ids uuid[], original_channel_codes text[], original_direction_codes text[],
-                original_dedupe_ids uuid[])
-                RETURNS TABLE (decided_at timestamptz, original_account_ids uuid[])
+                scopes text[], owner_ids uuid[], scope_channel_codes text[], scope_direction_codes text[])
+                RETURNS TABLE (decided_at timestamptz)
                 LANGUAGE sql
             AS $$
-                SELECT CAST(current_setting('risk_test.now') AS timestamptz), begun.original_account_ids
+                SELECT CAST(current_setting('risk_test.now') AS timestamptz)
                 FROM public.risk_begin_scoped_batch_decision(
                          entity_ids, channel_codes, direction_codes, scopes, owner_ids, scope_channel_codes,
-                         scope_direction_codes, original_entity_ids, original_channel_codes,
-                         original_direction_codes, original_dedupe_ids) AS begun
+                         scope_direction_codes)
+            $$;
+            CREATE FUNCTION %1$s.risk_lock_scope_keys(
+                scopes text[], owner_ids uuid[], channel_codes text[], direction_codes text[])
+                RETURNS TABLE (decided_at timestamptz)
+                LANGUAGE sql
+            AS $$
+                SELECT CAST(current_setting('risk_test.now') AS timestamptz)
+                FROM public.risk_lock_scope_keys(scopes, owner_ids, channel_codes, direction_codes)
             $$
             """;
 
@@ -54,7 +60,7 @@ final class SetDatabaseClock implements AutoCloseable {
         set(start);
     }
 
-    /** The one connection on which risk_begin_scoped_batch_decision answers the time set. */
+    /** The one connection on which the batch's lock functions answer the time set. */
     DataSource dataSource() {
         return dataSource;
     }
