@@ -30,44 +30,67 @@ final class BenchmarkDatabase {
             """;
 
     // One row per key and hour. Between 1 and 3 transactions an hour of 500 .. 2,000 each, varying by
-    // key and hour. The running totals are computed here, set-based, with the triggers disabled
-    // for the load: row by row they cost a lookup and a trigger call per bucket (an hour for 7 million).
+    // key (its ordinal in the statement's keys) and hour.
+    private static final String HISTORY_BUCKETS = """
+            SELECT business_key.entity_id, business_key.direction_code,
+                   ?::timestamp - make_interval(hours => age) AS bucket_ts,
+                   bucket.tx_count * (500 + (business_key.ordinal * 37 + age * 11) % 1500) AS sum_amount,
+                   bucket.tx_count
+            FROM unnest(?::uuid[], ?::text[]) WITH ORDINALITY AS business_key(entity_id, direction_code, ordinal)
+            CROSS JOIN LATERAL generate_series(?::integer, 1, -1) AS age
+            CROSS JOIN LATERAL (SELECT (1 + (business_key.ordinal + age) % 3)::integer AS tx_count) AS bucket
+            """;
+
+    // The running totals are computed here, set-based, with the triggers disabled for the load: row by
+    // row they cost a lookup and a trigger call per bucket (an hour for 7 million).
     private static final String INSERT_HISTORY = """
             INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count,
                                          running_amount, running_count)
             SELECT entity_id, ?, direction_code, bucket_ts, sum_amount, tx_count,
                    sum(sum_amount) OVER key_history, sum(tx_count) OVER key_history
-            FROM (SELECT business_key.entity_id, business_key.direction_code,
-                         ?::timestamp - make_interval(hours => age) AS bucket_ts,
-                         bucket.tx_count * (500 + (business_key.ordinal * 37 + age * 11) % 1500) AS sum_amount,
-                         bucket.tx_count
-                  FROM unnest(?::uuid[], ?::text[]) WITH ORDINALITY AS business_key(entity_id, direction_code, ordinal)
-                  CROSS JOIN LATERAL generate_series(?::integer, 1, -1) AS age
-                  CROSS JOIN LATERAL (SELECT (1 + (business_key.ordinal + age) % 3)::integer AS tx_count) AS bucket
-                 ) AS history
+            FROM (%s) AS history
             WINDOW key_history AS (PARTITION BY entity_id, direction_code ORDER BY bucket_ts)
+            """.formatted(HISTORY_BUCKETS);
+
+    // A wide key set's buckets: per key WIDE_BUCKETS_PER_KEY buckets, SPACING hours apart, the latest 1 to
+    // SPACING hours before the load's hour (by the key's ordinal), amounts as in INSERT_HISTORY.
+    private static final String WIDE_BUCKETS = """
+            SELECT business_key.entity_id, business_key.direction_code,
+                   ?::timestamp - make_interval(hours => age) AS bucket_ts,
+                   bucket.tx_count * (500 + (business_key.ordinal * 37 + age * 11) % 1500) AS sum_amount,
+                   bucket.tx_count
+            FROM unnest(?::uuid[], ?::text[]) WITH ORDINALITY AS business_key(entity_id, direction_code, ordinal)
+            CROSS JOIN LATERAL generate_series(0, ? - 1) AS earlier(buckets)
+            CROSS JOIN LATERAL (SELECT (1 + business_key.ordinal % ?)::integer + earlier.buckets * ? AS age)
+                AS bucket_age(age)
+            CROSS JOIN LATERAL (SELECT (1 + (business_key.ordinal + age) % 3)::integer AS tx_count) AS bucket
             """;
 
-    // A wide key set's history in one statement: per key WIDE_BUCKETS_PER_KEY buckets, SPACING hours apart,
-    // the latest 1 to SPACING hours before the load's hour (by the key's ordinal), amounts as above.
-    // The statement writes the running totals (a window sum per key) and counts its write as a rewrite,
-    // 1 on every bucket it writes: the triggers stand aside for it (risk.running_totals_written_by).
+    // A wide key set's history in one statement. The statement writes the running totals (a window sum
+    // per key) and counts its write as a rewrite, 1 on every bucket it writes: the triggers stand aside
+    // for it (risk.running_totals_written_by).
     private static final String INSERT_WIDE_HISTORY = """
             INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count,
                                          running_amount, running_count, rewrites)
             SELECT entity_id, ?, direction_code, bucket_ts, sum_amount, tx_count,
                    sum(sum_amount) OVER key_history, sum(tx_count) OVER key_history, 1
-            FROM (SELECT business_key.entity_id, business_key.direction_code,
-                         ?::timestamp - make_interval(hours => age) AS bucket_ts,
-                         bucket.tx_count * (500 + (business_key.ordinal * 37 + age * 11) % 1500) AS sum_amount,
-                         bucket.tx_count
-                  FROM unnest(?::uuid[], ?::text[]) WITH ORDINALITY AS business_key(entity_id, direction_code, ordinal)
-                  CROSS JOIN LATERAL generate_series(0, ? - 1) AS earlier(buckets)
-                  CROSS JOIN LATERAL (SELECT (1 + business_key.ordinal % ?)::integer + earlier.buckets * ? AS age)
-                      AS bucket_age(age)
-                  CROSS JOIN LATERAL (SELECT (1 + (business_key.ordinal + age) % 3)::integer AS tx_count) AS bucket
-                 ) AS history
+            FROM (%s) AS history
             WINDOW key_history AS (PARTITION BY entity_id, direction_code ORDER BY bucket_ts)
+            """.formatted(WIDE_BUCKETS);
+
+    // A key set's entity scope history: what INSERT_SCOPE_HISTORY adds up from the key buckets, added up
+    // here from the same generated buckets (HISTORY_BUCKETS or WIDE_BUCKETS, with the same parameters as
+    // the statement that writes those), so that it need not wait for them to be written.
+    private static final String INSERT_ENTITY_HISTORY = """
+            INSERT INTO risk_scope_hourly_agg (scope, owner_id, channel_code, direction_code, bucket_ts, sum_amount,
+                                               tx_count, running_amount, running_count)
+            SELECT 'entity', entity_id, '*', direction_code, bucket_ts, sum_amount, tx_count,
+                   sum(sum_amount) OVER owner_history, sum(tx_count) OVER owner_history
+            FROM (SELECT entity_id, direction_code, bucket_ts,
+                         CAST(sum(sum_amount) AS bigint) AS sum_amount, CAST(sum(tx_count) AS integer) AS tx_count
+                  FROM (%s) AS key_bucket
+                  GROUP BY 1, 2, 3) AS scoped
+            WINDOW owner_history AS (PARTITION BY entity_id, direction_code ORDER BY bucket_ts)
             """;
 
     // The history of a scope over a key set's entities, from their key buckets: each entity's buckets added
@@ -210,11 +233,8 @@ final class BenchmarkDatabase {
             triggers.execute("ALTER TABLE risk_hourly_agg DISABLE TRIGGER USER");
             long rows = 0;
             for (int from = 0; from < keys.size(); from += KEYS_PER_STATEMENT) {
-                int to = Math.min(keys.size(), from + KEYS_PER_STATEMENT);
                 insert.setString(1, BenchmarkKeys.CHANNEL);
-                insert.setObject(2, utc(loadHour));
-                setKeys(insert, 3, connection, keys, from, to);
-                insert.setInt(5, hours);
+                setHistoryBuckets(insert, 2, connection, keys, from, hours);
                 rows += insert.executeUpdate();
             }
             triggers.execute("ALTER TABLE risk_hourly_agg ENABLE TRIGGER USER");
@@ -222,6 +242,40 @@ final class BenchmarkDatabase {
         } catch (SQLException e) {
             throw new IllegalStateException("Loading history failed", e);
         }
+    }
+
+    /**
+     * The entity scope's history of a key set, the same rows {@link #loadScopeHistory} adds up from the key
+     * buckets {@link #loadHistory} writes, but generated as those are: the two loads can run at once, on
+     * two connections. Returns the rows written.
+     */
+    long loadEntityHistory(BenchmarkKeys keys, int historyDays) {
+        try (Connection connection = dataSource.getConnection();
+                Statement standAside = connection.createStatement();
+                PreparedStatement insert =
+                        connection.prepareStatement(INSERT_ENTITY_HISTORY.formatted(HISTORY_BUCKETS))) {
+            connection.setAutoCommit(false);
+            standAside.execute("SELECT set_config('risk.running_totals_written_by', 'statement', true)");
+            long rows = 0;
+            for (int from = 0; from < keys.size(); from += KEYS_PER_STATEMENT) {
+                setHistoryBuckets(insert, 1, connection, keys, from, historyDays * 24);
+                rows += insert.executeUpdate();
+            }
+            connection.commit();
+            connection.setAutoCommit(true);
+            return rows;
+        } catch (SQLException e) {
+            throw new IllegalStateException("Loading the entity scope's history failed", e);
+        }
+    }
+
+    /** HISTORY_BUCKETS' parameters, from index on: the keys of the statement that starts at key from. */
+    private void setHistoryBuckets(
+            PreparedStatement statement, int index, Connection connection, BenchmarkKeys keys, int from, int hours)
+            throws SQLException {
+        statement.setObject(index, utc(loadHour));
+        setKeys(statement, index + 1, connection, keys, from, Math.min(keys.size(), from + KEYS_PER_STATEMENT));
+        statement.setInt(index + 3, hours);
     }
 
     /**
@@ -270,11 +324,7 @@ final class BenchmarkDatabase {
             connection.setAutoCommit(false);
             standAside.execute("SELECT set_config('risk.running_totals_written_by', 'statement', true)");
             insert.setString(1, BenchmarkKeys.CHANNEL);
-            insert.setObject(2, utc(loadHour));
-            setKeys(insert, 3, connection, keys, 0, keys.size());
-            insert.setInt(5, Scenario.WIDE_BUCKETS_PER_KEY);
-            insert.setInt(6, Scenario.WIDE_BUCKET_SPACING_HOURS);
-            insert.setInt(7, Scenario.WIDE_BUCKET_SPACING_HOURS);
+            setWideBuckets(insert, 2, connection, keys);
             long firstBlock = blocks(connection);
             long rows = insert.executeUpdate();
             connection.commit();
@@ -285,6 +335,37 @@ final class BenchmarkDatabase {
         } catch (SQLException e) {
             throw new IllegalStateException("Loading the wide key set's history failed", e);
         }
+    }
+
+    /**
+     * The entity scope's history of a wide key set, the same rows {@link #loadScopeHistory} adds up from
+     * the key buckets {@link #loadWideHistory} writes, but generated as those are: the two loads can run
+     * at once, on two connections. Returns the rows written.
+     */
+    long loadWideEntityHistory(BenchmarkKeys keys) {
+        try (Connection connection = dataSource.getConnection();
+                Statement standAside = connection.createStatement();
+                PreparedStatement insert = connection.prepareStatement(INSERT_ENTITY_HISTORY.formatted(WIDE_BUCKETS))) {
+            connection.setAutoCommit(false);
+            standAside.execute("SELECT set_config('risk.running_totals_written_by', 'statement', true)");
+            setWideBuckets(insert, 1, connection, keys);
+            long rows = insert.executeUpdate();
+            connection.commit();
+            connection.setAutoCommit(true);
+            return rows;
+        } catch (SQLException e) {
+            throw new IllegalStateException("Loading the wide key set's entity scope history failed", e);
+        }
+    }
+
+    /** WIDE_BUCKETS' parameters, from index on. */
+    private void setWideBuckets(PreparedStatement statement, int index, Connection connection, BenchmarkKeys keys)
+            throws SQLException {
+        statement.setObject(index, utc(loadHour));
+        setKeys(statement, index + 1, connection, keys, 0, keys.size());
+        statement.setInt(index + 3, Scenario.WIDE_BUCKETS_PER_KEY);
+        statement.setInt(index + 4, Scenario.WIDE_BUCKET_SPACING_HOURS);
+        statement.setInt(index + 5, Scenario.WIDE_BUCKET_SPACING_HOURS);
     }
 
     private static long blocks(Connection connection) throws SQLException {

@@ -5,13 +5,15 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.Properties;
 
 /**
  * What one benchmark run does, from -Dbench.* system properties (Maven passes -D options on to the
  * forked test JVM). Two sets of defaults: the full run, the result of record (about 25 minutes on two
  * cores), and the quick run ({@code -Dbench.quick=true}), fewer keys and less history but phases as
- * long, sized to finish within 12 minutes with the Maven build on an idle machine, to be run for every
- * change. An explicit -Dbench.* option overrides either.
+ * long and as many rounds, only the phases its goals read (the baseline, ceiling and latency phases of the
+ * other scenarios left out), sized to finish within 12 minutes with the Maven build on an idle machine,
+ * to be run for every change. An explicit -Dbench.* option overrides either.
  *
  * @param quick whether the quick run's defaults apply
  * @param events events of the service's first throughput phase, before its rate is known (and of its
@@ -36,6 +38,14 @@ import java.util.Optional;
  *     a full run writes 3-4 million decisions, and 300 per key (two key sets of 10,000) free room for 6 million
  * @param modes the deciders to compare, the baseline first: per-event (one transaction per event) and batched
  * @param scenarios names of the scenarios to run, see {@link Scenario}
+ * @param baselineScenarios the scenarios the baseline (the first mode) runs, of those it can run (see
+ *     {@link #measures}); the quick run: uniform 30 d and the reversal mix, whose batched / baseline
+ *     ratios it reports
+ * @param ceilingScenarios the scenarios whose database ceiling runs beside the batched service's
+ *     throughput phases; the quick run: uniform 30 d and the reversal mix, the ratios to the ceiling
+ *     it judges. Without its ceiling a scenario has no ratio to it (null in summary.json)
+ * @param latencyScenarios the scenarios whose latency phase (and settling stretch) runs, in every mode
+ *     measured; the quick run: uniform 30 d and all-scopes. Without it a scenario's latency figures are null
  * @param concurrency risk.decider.concurrency of the service under test
  * @param partitions partitions of the transactions and decisions topics
  * @param latencyLoadShare the latency phase produces at this share of the throughput just measured
@@ -65,6 +75,9 @@ record BenchmarkOptions(
         int oldDecisionsPerKey,
         List<String> modes,
         List<String> scenarios,
+        List<String> baselineScenarios,
+        List<String> ceilingScenarios,
+        List<String> latencyScenarios,
         int concurrency,
         int partitions,
         double latencyLoadShare,
@@ -80,44 +93,86 @@ record BenchmarkOptions(
         Path chartFile) {
 
     static BenchmarkOptions fromSystemProperties() {
-        boolean quick = Boolean.getBoolean("bench.quick");
-        int events = Integer.getInteger("bench.events", quick ? 20_000 : 60_000);
-        Duration phase = Duration.ofSeconds(Math.max(1, Long.getLong("bench.phase-seconds", 5)));
+        return from(System.getProperties());
+    }
+
+    static BenchmarkOptions from(Properties properties) {
+        boolean quick = Boolean.parseBoolean(properties.getProperty("bench.quick"));
+        int events = integer(properties, "bench.events", quick ? 20_000 : 60_000);
+        Duration phase = Duration.ofSeconds(Math.max(1, integer(properties, "bench.phase-seconds", 5)));
         return new BenchmarkOptions(
                 quick,
                 events,
-                Integer.getInteger("bench.baseline-events", quick ? 3_000 : Math.min(events, 15_000)),
+                integer(properties, "bench.baseline-events", quick ? 3_000 : Math.min(events, 15_000)),
                 phase,
-                Math.max(1, Integer.getInteger("bench.throughput-repeats", 3)),
-                Integer.getInteger("bench.keys", quick ? 2_000 : 10_000),
-                Integer.getInteger("bench.wide-keys", 200_000),
-                Boolean.parseBoolean(System.getProperty("bench.wide-baseline", String.valueOf(!quick))),
-                Boolean.parseBoolean(System.getProperty("bench.explain-wide-keys", "true")),
-                Integer.getInteger("bench.old-decisions-per-key", quick ? 100 : 300),
-                list(System.getProperty("bench.modes", "per-event,batched")),
-                list(System.getProperty("bench.scenarios", String.join(",", Scenario.NAMES))),
-                Integer.getInteger("bench.concurrency", 2),
-                Integer.getInteger("bench.partitions", 12),
-                Double.parseDouble(System.getProperty("bench.latency-load-share", "0.5")),
-                Optional.ofNullable(System.getProperty("bench.latency-rate")).map(Double::parseDouble),
+                Math.max(1, integer(properties, "bench.throughput-repeats", 3)),
+                integer(properties, "bench.keys", quick ? 2_000 : 10_000),
+                integer(properties, "bench.wide-keys", 200_000),
+                Boolean.parseBoolean(properties.getProperty("bench.wide-baseline", String.valueOf(!quick))),
+                Boolean.parseBoolean(properties.getProperty("bench.explain-wide-keys", "true")),
+                integer(properties, "bench.old-decisions-per-key", quick ? 100 : 300),
+                list(properties.getProperty("bench.modes", "per-event,batched")),
+                list(properties.getProperty("bench.scenarios", String.join(",", Scenario.NAMES))),
+                // the quick run's goals compare the baseline with these alone
+                scenarioList(properties, "bench.baseline-scenarios", quick, Scenario.UNIFORM, Scenario.REVERSAL_MIX),
+                // the quick run's goals read end to end over the ceiling of these alone
+                scenarioList(properties, "bench.ceiling-scenarios", quick, Scenario.UNIFORM, Scenario.REVERSAL_MIX),
+                scenarioList(properties, "bench.latency-scenarios", quick, Scenario.UNIFORM, Scenario.ALL_SCOPES),
+                integer(properties, "bench.concurrency", 2),
+                integer(properties, "bench.partitions", 12),
+                Double.parseDouble(properties.getProperty("bench.latency-load-share", "0.5")),
+                Optional.ofNullable(properties.getProperty("bench.latency-rate"))
+                        .map(Double::parseDouble),
                 // a measured phase, as long as any other at least
-                max(phase, Duration.ofSeconds(Long.getLong("bench.latency-seconds", quick ? 5 : 20))),
-                Duration.ofSeconds(Long.getLong("bench.latency-settle-seconds", quick ? 3 : 5)),
-                Duration.ofSeconds(Long.getLong("bench.warm-up-seconds", quick ? 15 : 45)),
-                System.getProperty("bench.synchronous-commit", "on"),
-                Duration.ofMinutes(Long.getLong("bench.timeout-minutes", 10)),
-                Long.getLong("bench.seed", 20261123L),
-                Path.of(System.getProperty("bench.results", "target/benchmark/results.json")),
-                Path.of(System.getProperty("bench.summary", "target/benchmark/summary.json")),
-                Path.of(System.getProperty(
+                max(phase, Duration.ofSeconds(integer(properties, "bench.latency-seconds", quick ? 5 : 20))),
+                Duration.ofSeconds(integer(properties, "bench.latency-settle-seconds", quick ? 3 : 5)),
+                Duration.ofSeconds(integer(properties, "bench.warm-up-seconds", quick ? 15 : 45)),
+                properties.getProperty("bench.synchronous-commit", "on"),
+                Duration.ofMinutes(integer(properties, "bench.timeout-minutes", 10)),
+                Long.parseLong(properties.getProperty("bench.seed", "20261123")),
+                Path.of(properties.getProperty("bench.results", "target/benchmark/results.json")),
+                Path.of(properties.getProperty("bench.summary", "target/benchmark/summary.json")),
+                Path.of(properties.getProperty(
                         "bench.chart", quick ? "target/benchmark/benchmark.svg" : "docs/benchmark.svg")));
     }
 
     /** Whether the mode's phases (throughput, latency) run for the scenario. */
     boolean measures(Scenario scenario, String mode) {
-        return scenario.comparedWithBaseline()
-                || (scenario.wideKeys() && wideBaseline)
-                || mode.equals(DecisionBenchmark.BATCHED);
+        return mode.equals(DecisionBenchmark.BATCHED)
+                || ((scenario.comparedWithBaseline() || (scenario.wideKeys() && wideBaseline))
+                        && baselineScenarios.contains(scenario.name()));
+    }
+
+    /** Whether the baseline's phases could run for the scenario and its option leaves them out. */
+    boolean leavesOutBaseline(Scenario scenario, String mode) {
+        return !measures(scenario, mode) && (scenario.comparedWithBaseline() || (scenario.wideKeys() && wideBaseline));
+    }
+
+    /** Whether the database's ceiling runs beside the batched service's throughput phases of the scenario. */
+    boolean measuresCeiling(Scenario scenario) {
+        return ceilingScenarios.contains(scenario.name());
+    }
+
+    /** Whether the latency phase (its settling stretch before it) runs for the scenario, in every mode measured. */
+    boolean measuresLatency(Scenario scenario) {
+        return latencyScenarios.contains(scenario.name());
+    }
+
+    /** The scenarios named by the option; if it is not given, the quick run's or else every scenario. */
+    private static List<String> scenarioList(
+            Properties properties, String name, boolean quick, Scenario... quickDefault) {
+        String given = properties.getProperty(name);
+        if (given != null) {
+            List<String> named = list(given);
+            named.forEach(Scenario::named);
+            return named;
+        }
+        return quick ? Arrays.stream(quickDefault).map(Scenario::name).toList() : Scenario.NAMES;
+    }
+
+    private static int integer(Properties properties, String name, int orElse) {
+        String value = properties.getProperty(name);
+        return value == null ? orElse : Integer.parseInt(value.trim());
     }
 
     private static Duration max(Duration one, Duration other) {

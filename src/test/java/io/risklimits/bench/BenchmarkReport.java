@@ -26,15 +26,16 @@ record BenchmarkReport(
 
     /**
      * mode / baseline in one scenario: above 1 means more decisions per second; the latencies are each
-     * at half of its own mode's throughput, below 1 means faster.
+     * at half of its own mode's throughput, below 1 means faster (null where either latency phase did
+     * not run).
      */
     record ModeRatio(
             String scenario,
             String mode,
             String baseline,
             double throughputRatio,
-            double p50LatencyRatio,
-            double p99LatencyRatio) {}
+            Double p50LatencyRatio,
+            Double p99LatencyRatio) {}
 
     /** Uniform 30 d with 10 % reversals / without, per mode (and for the ceiling). */
     record ReversalRatio(String mode, double throughputRatio) {}
@@ -55,16 +56,19 @@ record BenchmarkReport(
             for (String mode : modes.subList(1, modes.size())) {
                 Optional<RunResult> other = find(runs, scenario, mode);
                 if (base.isPresent() && other.isPresent()) {
+                    RunResult.Latency baseLatency = base.get().latency();
+                    RunResult.Latency otherLatency = other.get().latency();
+                    boolean latencies = baseLatency != null && otherLatency != null;
                     modeRatios.add(new ModeRatio(
                             scenario,
                             mode,
                             baseline,
                             other.get().throughput().decisionsPerSecond()
                                     / base.get().throughput().decisionsPerSecond(),
-                            (double) other.get().latency().p50Millis()
-                                    / Math.max(1, base.get().latency().p50Millis()),
-                            (double) other.get().latency().p99Millis()
-                                    / Math.max(1, base.get().latency().p99Millis())));
+                            latencies ? (double) otherLatency.p50Millis() / Math.max(1, baseLatency.p50Millis()) : null,
+                            latencies
+                                    ? (double) otherLatency.p99Millis() / Math.max(1, baseLatency.p99Millis())
+                                    : null));
                 }
             }
         }
@@ -136,8 +140,9 @@ record BenchmarkReport(
                 "approved",
                 "cpu ms/1k"));
         for (RunResult run : runs) {
+            Optional<RunResult.Latency> latency = Optional.ofNullable(run.latency());
             text.append(String.format(
-                    "%-16s %-10s %6d %7dh %12.0f %10s %12.0f %9.0f %7d %7d %7d %9d %8.1f%% %11s%n",
+                    "%-16s %-10s %6d %7dh %12.0f %10s %12.0f %9s %7s %7s %7s %9s %8.1f%% %11s%n",
                     run.scenario(),
                     run.mode(),
                     run.keys(),
@@ -147,11 +152,13 @@ record BenchmarkReport(
                             ? "-"
                             : String.format("%.0f", run.ceiling().decisionsPerSecond()),
                     run.throughput().fromResumeDecisionsPerSecond(),
-                    run.latency().targetEventsPerSecond(),
-                    run.latency().p50Millis(),
-                    run.latency().p99Millis(),
-                    run.latency().p999Millis(),
-                    run.latency().fromEventScheduled().p99Millis(),
+                    latency.map(each -> String.format("%.0f", each.targetEventsPerSecond()))
+                            .orElse("-"),
+                    latency.map(each -> String.valueOf(each.p50Millis())).orElse("-"),
+                    latency.map(each -> String.valueOf(each.p99Millis())).orElse("-"),
+                    latency.map(each -> String.valueOf(each.p999Millis())).orElse("-"),
+                    latency.map(each -> String.valueOf(each.fromEventScheduled().p99Millis()))
+                            .orElse("-"),
                     100 * run.throughput().approvedShare(),
                     cpuColumn(run.throughput().cpuPerThousandDecisions())));
         }
@@ -172,13 +179,14 @@ record BenchmarkReport(
         }
         for (ModeRatio ratio : modeRatios) {
             text.append(String.format(
-                    "%s / %s, %s: throughput x%.2f; latency at half of each one's peak: p50 x%.2f, p99 x%.2f%n",
+                    "%s / %s, %s: throughput x%.2f; latency at half of each one's peak: %s%n",
                     ratio.mode(),
                     ratio.baseline(),
                     ratio.scenario(),
                     ratio.throughputRatio(),
-                    ratio.p50LatencyRatio(),
-                    ratio.p99LatencyRatio()));
+                    ratio.p50LatencyRatio() == null
+                            ? "not measured"
+                            : String.format("p50 x%.2f, p99 x%.2f", ratio.p50LatencyRatio(), ratio.p99LatencyRatio())));
         }
         for (ReversalRatio ratio : reversalRatios) {
             text.append(String.format(

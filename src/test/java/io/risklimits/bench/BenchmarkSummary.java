@@ -53,8 +53,16 @@ final class BenchmarkSummary {
                     batched.filter(run -> run.ceiling() != null)
                             .map(run -> rounded(run.ceiling().decisionsPerSecond()))
                             .orElse(null));
-            figures.put("p50_ms", batched.map(run -> run.latency().p50Millis()).orElse(null));
-            figures.put("p99_ms", batched.map(run -> run.latency().p99Millis()).orElse(null));
+            figures.put(
+                    "p50_ms",
+                    batched.map(RunResult::latency)
+                            .map(RunResult.Latency::p50Millis)
+                            .orElse(null));
+            figures.put(
+                    "p99_ms",
+                    batched.map(RunResult::latency)
+                            .map(RunResult.Latency::p99Millis)
+                            .orElse(null));
             figures.put("rounds", rounds(base, batched));
             Map<String, Object> cost = new LinkedHashMap<>();
             cost.put(
@@ -71,13 +79,14 @@ final class BenchmarkSummary {
             figures.put("cost", cost);
             summary.put(scenario.summaryName(), figures);
             ratios.put(scenario.summaryName(), ratiosOf(base, batched));
-            base.ifPresent(run -> baselineLatency.put(
-                    scenario.summaryName(),
-                    BenchmarkReport.map(
-                            "p50_ms",
-                            run.latency().p50Millis(),
-                            "p99_ms",
-                            run.latency().p99Millis())));
+            base.filter(run -> run.latency() != null)
+                    .ifPresent(run -> baselineLatency.put(
+                            scenario.summaryName(),
+                            BenchmarkReport.map(
+                                    "p50_ms",
+                                    run.latency().p50Millis(),
+                                    "p99_ms",
+                                    run.latency().p99Millis())));
         }
         Optional<RunResult> plain = find(report, Scenario.UNIFORM, service);
         Optional<RunResult> mixed = find(report, Scenario.REVERSAL_MIX, service);
@@ -133,7 +142,8 @@ final class BenchmarkSummary {
                 batched.map(run -> each(run.rounds(), BenchmarkSummary::rate)).orElse(null));
         rounds.put(
                 "ceiling_per_s",
-                batched.map(run -> each(run.ceilingRounds(), BenchmarkSummary::rate))
+                batched.filter(run -> !run.ceilingRounds().isEmpty())
+                        .map(run -> each(run.ceilingRounds(), BenchmarkSummary::rate))
                         .orElse(null));
         rounds.put(
                 "baseline_seconds",
@@ -144,7 +154,8 @@ final class BenchmarkSummary {
                         .orElse(null));
         rounds.put(
                 "ceiling_seconds",
-                batched.map(run -> each(run.ceilingRounds(), BenchmarkSummary::seconds))
+                batched.filter(run -> !run.ceilingRounds().isEmpty())
+                        .map(run -> each(run.ceilingRounds(), BenchmarkSummary::seconds))
                         .orElse(null));
         return rounds;
     }
@@ -163,7 +174,10 @@ final class BenchmarkSummary {
         return cost;
     }
 
-    /** The scenario's ratios: each is null where one of its two figures was not measured. */
+    /**
+     * The scenario's ratios: each is null where one of its two figures was not measured (a mode, its
+     * ceiling or its latency phase left out).
+     */
     private static Map<String, Object> ratiosOf(Optional<RunResult> base, Optional<RunResult> batched) {
         Map<String, Object> ratios = new LinkedHashMap<>();
         ratios.put(
@@ -172,6 +186,8 @@ final class BenchmarkSummary {
                         .map(run -> spread(perRound(rates(run.rounds()), rates(run.ceilingRounds()))))
                         .orElse(null));
         boolean both = base.isPresent() && batched.isPresent();
+        boolean latencies =
+                both && base.get().latency() != null && batched.get().latency() != null;
         ratios.put(
                 "batched_over_baseline",
                 both
@@ -181,14 +197,14 @@ final class BenchmarkSummary {
         // one latency phase per scenario and mode: one round
         ratios.put(
                 "p50_batched_over_baseline",
-                both
+                latencies
                         ? spread(perRound(
                                 List.of((double) batched.get().latency().p50Millis()),
                                 List.of((double) base.get().latency().p50Millis())))
                         : null);
         ratios.put(
                 "p99_batched_over_baseline",
-                both
+                latencies
                         ? spread(perRound(
                                 List.of((double) batched.get().latency().p99Millis()),
                                 List.of((double) base.get().latency().p99Millis())))

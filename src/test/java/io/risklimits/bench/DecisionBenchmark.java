@@ -17,6 +17,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.IntFunction;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
@@ -112,6 +113,12 @@ class DecisionBenchmark {
                 for (ServiceUnderTest service : services.all()) {
                     for (Scenario scenario : scenarios) {
                         if (!options.measures(scenario, service.mode())) {
+                            if (round == 1 && options.leavesOutBaseline(scenario, service.mode())) {
+                                System.out.printf(
+                                        "Benchmark: %s %s end to end not measured in any round: bench.baseline-scenarios"
+                                                + " is %s%s%n",
+                                        scenario.name(), service.mode(), options.baselineScenarios(), quickDefault());
+                            }
                             continue;
                         }
                         BenchmarkKeys keys = keysBySet.get(scenario.keySet());
@@ -134,7 +141,14 @@ class DecisionBenchmark {
                                 });
                         measured.computeIfAbsent(new Phases(scenario, service.mode()), phases -> new ArrayList<>())
                                 .add(endToEnd);
-                        if (batched) {
+                        if (batched && !options.measuresCeiling(scenario)) {
+                            if (round == 1) {
+                                System.out.printf(
+                                        "Benchmark: %s ceiling not measured in any round, nor its ratio to end to end:"
+                                                + " bench.ceiling-scenarios is %s%s%n",
+                                        scenario.name(), options.ceilingScenarios(), quickDefault());
+                            }
+                        } else if (batched) {
                             int batchSize = (int) Math.max(1, Math.round(endToEnd.eventsPerTransaction()));
                             RunResult.Throughput ceiling =
                                     sizes.timed(scenario, CEILING, scenario.name() + " ceiling", maxEvents, events -> {
@@ -170,12 +184,28 @@ class DecisionBenchmark {
                     if (!options.measures(scenario, service.mode())) {
                         continue;
                     }
+                    boolean latencyMeasured = options.measuresLatency(scenario);
                     RunResult run = runner.latencyPhase(
                             scenario,
                             service,
                             keys,
                             measured.get(new Phases(scenario, service.mode())),
-                            service.mode().equals(BATCHED) ? measured.get(new Phases(scenario, CEILING)) : List.of());
+                            service.mode().equals(BATCHED)
+                                    ? measured.getOrDefault(new Phases(scenario, CEILING), List.of())
+                                    : List.of(),
+                            latencyMeasured);
+                    if (!latencyMeasured) {
+                        System.out.printf(
+                                "Benchmark: %s %s: %.0f decisions/s; latency phase and its settling stretch not"
+                                        + " measured: bench.latency-scenarios is %s%s%n",
+                                scenario.name(),
+                                service.mode(),
+                                run.throughput().decisionsPerSecond(),
+                                options.latencyScenarios(),
+                                quickDefault());
+                        runs.add(run);
+                        continue;
+                    }
                     System.out.printf(
                             "Benchmark: %s %s: %.0f decisions/s; at %.0f events/s p50 %d ms, p99 %d ms,"
                                     + " p999 %d ms (from scheduled: p50 %d ms, p99 %d ms, p999 %d ms)%n",
@@ -195,6 +225,10 @@ class DecisionBenchmark {
             }
         }
         report(runs, (System.nanoTime() - startedNanos) / 1e9);
+    }
+
+    private String quickDefault() {
+        return options.quick() ? " (the quick run's default)" : "";
     }
 
     /**
@@ -219,48 +253,61 @@ class DecisionBenchmark {
         return keysBySet;
     }
 
-    // every event counts at its entity too: its entity's history, as V5 backfills it from the key buckets
-    private void loadEntityHistory(BenchmarkKeys keys) {
-        long startedNanos = System.nanoTime();
-        long rows = database.loadScopeHistory("entity", keys, keys.entityIds(), false);
-        System.out.printf(
-                "Benchmark: entity scope history of %d keys: %d buckets in %.1f s%n",
-                keys.size(), rows, (System.nanoTime() - startedNanos) / 1e9);
-    }
-
     // the scenario's accounts' history at both account scopes, added up from their keys' buckets
     private void loadAccountHistory(Scenario scenario, BenchmarkKeys keys) {
         long startedNanos = System.nanoTime();
         List<UUID> accounts =
                 IntStream.range(0, keys.size()).mapToObj(scenario::accountOf).toList();
-        long rows = database.loadScopeHistory("account_channel", keys, accounts, true)
-                + database.loadScopeHistory("account", keys, accounts, false);
+        // both from the key buckets, on two connections at once
+        CompletableFuture<Long> accountRows =
+                CompletableFuture.supplyAsync(() -> database.loadScopeHistory("account", keys, accounts, false));
+        long rows = database.loadScopeHistory("account_channel", keys, accounts, true) + accountRows.join();
         database.addAccountLimits();
         System.out.printf(
                 "Benchmark: %s: %d accounts' history: %d buckets in %.1f s%n",
                 scenario.name(), scenario.accounts(), rows, (System.nanoTime() - startedNanos) / 1e9);
     }
 
+    // the key buckets and the entity scope's history on two connections at once: one statement each
     private BenchmarkKeys loadWide(BenchmarkKeys keys) {
         long startedNanos = System.nanoTime();
+        CompletableFuture<Long> entityRows = CompletableFuture.supplyAsync(() -> database.loadWideEntityHistory(keys));
         long rows = database.loadWideHistory(keys);
         double seconds = (System.nanoTime() - startedNanos) / 1e9;
+        long entityBuckets = entityRows.join();
         System.out.printf(
                 "Benchmark: wide key set of %d keys, %d buckets each over 30 days: %d buckets in %.1f s"
-                        + " (%.0f rows/s)%n",
-                keys.size(), Scenario.WIDE_BUCKETS_PER_KEY, rows, seconds, rows / seconds);
-        loadEntityHistory(keys);
+                        + " (%.0f rows/s); its entity scope history beside them, on a second connection: %d buckets,"
+                        + " both in %.1f s%n",
+                keys.size(),
+                Scenario.WIDE_BUCKETS_PER_KEY,
+                rows,
+                seconds,
+                rows / seconds,
+                entityBuckets,
+                (System.nanoTime() - startedNanos) / 1e9);
         return keys;
     }
 
+    // every event counts at its entity too: its entity's history, as V5 backfills it from the key buckets,
+    // loaded beside them on a second connection, as loadWide's
     private BenchmarkKeys load(BenchmarkKeys keys, int historyDays) {
         long startedNanos = System.nanoTime();
+        CompletableFuture<Long> entityRows =
+                CompletableFuture.supplyAsync(() -> database.loadEntityHistory(keys, historyDays));
         long rows = database.loadHistory(keys, historyDays);
         double seconds = (System.nanoTime() - startedNanos) / 1e9;
+        long entityBuckets = entityRows.join();
         System.out.printf(
-                "Benchmark: history of %d days for %d keys: %d buckets in %.1f s (%.0f rows/s)%n",
-                historyDays, keys.size(), rows, seconds, rows / seconds);
-        loadEntityHistory(keys);
+                "Benchmark: history of %d days for %d keys: %d buckets in %.1f s (%.0f rows/s); its entity scope"
+                        + " history beside it, on a second connection: %d buckets, both in %.1f s%n",
+                historyDays,
+                keys.size(),
+                rows,
+                seconds,
+                rows / seconds,
+                entityBuckets,
+                (System.nanoTime() - startedNanos) / 1e9);
         return keys;
     }
 
@@ -346,6 +393,9 @@ class DecisionBenchmark {
         settings.put("old_decisions_per_key", options.oldDecisionsPerKey());
         settings.put("modes", options.modes());
         settings.put("scenarios", options.scenarios());
+        settings.put("baseline_scenarios", options.baselineScenarios());
+        settings.put("ceiling_scenarios", options.ceilingScenarios());
+        settings.put("latency_scenarios", options.latencyScenarios());
         settings.put("concurrency", options.concurrency());
         settings.put("partitions", options.partitions());
         settings.put("latency_load_share", options.latencyLoadShare());
@@ -550,15 +600,17 @@ class DecisionBenchmark {
         }
 
         /**
-         * The latency phase of one mode in one scenario, at its share of the median throughput measured;
-         * with the median of the ceiling measured beside it (batched mode).
+         * The latency phase of one mode in one scenario, at its share of the median throughput measured
+         * (if it is measured; otherwise the result has no latency); with the median of the ceiling
+         * measured beside it (batched mode, where the ceiling ran).
          */
         RunResult latencyPhase(
                 Scenario scenario,
                 ServiceUnderTest service,
                 BenchmarkKeys keys,
                 List<RunResult.Throughput> measured,
-                List<RunResult.Throughput> ceilings) {
+                List<RunResult.Throughput> ceilings,
+                boolean latencyMeasured) {
             RunResult.Throughput throughput = median(measured);
             System.out.printf(
                     "Benchmark: %s %s: throughput phases %s decisions/s (ceiling %s); the median counts; PostgreSQL"
@@ -578,10 +630,15 @@ class DecisionBenchmark {
                                             "%.0f",
                                             each.cpuPerThousandDecisions().postgresMillis()))
                             .toList());
-            EventStream stream = new EventStream(scenario, keys, options.seed());
-            double rate = options.latencyRate().orElse(throughput.decisionsPerSecond() * options.latencyLoadShare());
-            Optional<RunResult.Latency> settling = settle(service, stream, rate);
-            RunResult.Latency latency = latency(service, stream, rate, options.latencyDuration(), "latency phase");
+            Optional<RunResult.Latency> settling = Optional.empty();
+            RunResult.Latency latency = null;
+            if (latencyMeasured) {
+                EventStream stream = new EventStream(scenario, keys, options.seed());
+                double rate =
+                        options.latencyRate().orElse(throughput.decisionsPerSecond() * options.latencyLoadShare());
+                settling = settle(service, stream, rate);
+                latency = latency(service, stream, rate, options.latencyDuration(), "latency phase");
+            }
             return new RunResult(
                     scenario.name(),
                     service.mode(),

@@ -81,7 +81,9 @@ final class SvgChart {
                 930,
                 "latency p99 (p50 / p99 above) in ms at half of each one's peak",
                 modeSeries(),
-                (run, series) -> run.latency().p99Millis(),
+                // a run without its latency phase has no bar here
+                (run, series) ->
+                        run.latency() == null ? Double.NaN : run.latency().p99Millis(),
                 (run, series) -> format(
                         "%d / %d", run.latency().p50Millis(), run.latency().p99Millis()));
         legend(throughput);
@@ -124,7 +126,8 @@ final class SvgChart {
             for (String scenario : scenarios) {
                 RunResult run = find(scenario, each.mode());
                 if (run != null && (!each.ceiling() || run.ceiling() != null)) {
-                    max = Math.max(max, value.applyAsDouble(run, each));
+                    double figure = value.applyAsDouble(run, each);
+                    max = Double.isNaN(figure) ? max : Math.max(max, figure);
                 }
             }
         }
@@ -145,7 +148,9 @@ final class SvgChart {
             for (int bar = 0; bar < series.size(); bar++) {
                 Series each = series.get(bar);
                 RunResult run = find(scenarios.get(group), each.mode());
-                if (run == null || (each.ceiling() && run.ceiling() == null)) {
+                if (run == null
+                        || (each.ceiling() && run.ceiling() == null)
+                        || Double.isNaN(value.applyAsDouble(run, each))) {
                     continue;
                 }
                 double x = groupLeft + bar * barWidth;

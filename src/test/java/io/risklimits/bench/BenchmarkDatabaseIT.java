@@ -1,0 +1,67 @@
+package io.risklimits.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.risklimits.support.TestInfrastructure;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+class BenchmarkDatabaseIT {
+
+    private final BenchmarkDatabase database =
+            new BenchmarkDatabase(TestInfrastructure.get().dataSource());
+    private final JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
+    private final BenchmarkKeys keys = BenchmarkKeys.random(1_000);
+
+    @AfterEach
+    void deleteTheKeysRows() {
+        for (String table : List.of("risk_hourly_agg", "risk_scope_hourly_agg")) {
+            db.update(
+                    "DELETE FROM " + table + " WHERE " + (table.equals("risk_hourly_agg") ? "entity_id" : "owner_id")
+                            + " = ANY (?::uuid[])",
+                    (Object) ids());
+        }
+    }
+
+    @Test
+    void theWideKeySetsEntityHistoryLoadedBesideItsKeyBucketsIsTheOneAddedUpFromThem() {
+        assertThat(database.loadWideHistory(keys)).isEqualTo(1_000L * Scenario.WIDE_BUCKETS_PER_KEY);
+        assertThat(database.loadWideEntityHistory(keys)).isEqualTo(1_000L * Scenario.WIDE_BUCKETS_PER_KEY);
+        List<String> generated = entityHistory();
+        db.update("DELETE FROM risk_scope_hourly_agg WHERE owner_id = ANY (?::uuid[])", (Object) ids());
+
+        database.loadScopeHistory("entity", keys, keys.entityIds(), false);
+
+        assertThat(generated).hasSize(1_000 * Scenario.WIDE_BUCKETS_PER_KEY).isEqualTo(entityHistory());
+    }
+
+    @Test
+    void aKeySetsEntityHistoryLoadedBesideItsKeyBucketsIsTheOneAddedUpFromThem() {
+        // two days: the keys take two statements of the load
+        assertThat(database.loadHistory(keys, 2)).isEqualTo(1_000L * 48);
+        assertThat(database.loadEntityHistory(keys, 2)).isEqualTo(1_000L * 48);
+        List<String> generated = entityHistory();
+        db.update("DELETE FROM risk_scope_hourly_agg WHERE owner_id = ANY (?::uuid[])", (Object) ids());
+
+        database.loadScopeHistory("entity", keys, keys.entityIds(), false);
+
+        assertThat(generated).hasSize(1_000 * 48).isEqualTo(entityHistory());
+    }
+
+    private String[] ids() {
+        return keys.entityIds().stream().map(UUID::toString).toArray(String[]::new);
+    }
+
+    private List<String> entityHistory() {
+        return db.queryForList("""
+                SELECT concat_ws(' ', scope, owner_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count,
+                                 running_amount, running_count, rewrites)
+                FROM risk_scope_hourly_agg
+                WHERE owner_id = ANY (?::uuid[])
+                ORDER BY owner_id, channel_code, direction_code, bucket_ts
+                """, String.class, (Object) ids());
+    }
+}
