@@ -96,10 +96,12 @@ class DecisionBenchmark {
             Map<BenchmarkKeys, String> history = new HashMap<>();
             keysBySet.values().forEach(keys -> history.put(keys, database.bucketsFingerprint(keys)));
             // a wide key set's keys are first sights, as a card portfolio's mostly are: not primed
-            services.batched()
+            Runnable rememberWindowStarts = () -> services.batched()
                     .ifPresent(service -> keysBySet.entrySet().stream()
                             .filter(set -> !set.getKey().equals(Scenario.WIDE_KEYS.keySet()))
                             .forEach(set -> primeWindowStarts(runner, service, set.getValue(), Scenario.UNIFORM)));
+            rememberWindowStarts.run();
+            HourTurns hourTurns = new HourTurns(rememberWindowStarts);
             // rounds of one throughput phase per scenario and mode, so that a machine that slows down for
             // a while (a shared VM does) slows every scenario and mode alike rather than one of them.
             // Within a round one mode's scenarios run back to back, the service's each followed at once
@@ -128,6 +130,7 @@ class DecisionBenchmark {
                         String endToEndName = scenario.name() + " " + service.mode() + " end to end";
                         RunResult.Throughput endToEnd =
                                 sizes.timed(scenario, service.mode(), endToEndName, maxEvents, events -> {
+                                    hourTurns.beforePhase(endToEndName);
                                     if (batched) {
                                         checkHistory(keys, history, scenario.name() + " end to end");
                                     }
@@ -152,6 +155,7 @@ class DecisionBenchmark {
                             int batchSize = (int) Math.max(1, Math.round(endToEnd.eventsPerTransaction()));
                             RunResult.Throughput ceiling =
                                     sizes.timed(scenario, CEILING, scenario.name() + " ceiling", maxEvents, events -> {
+                                        hourTurns.beforePhase(scenario.name() + " ceiling");
                                         checkHistory(keys, history, scenario.name() + " ceiling");
                                         if (scenario.wideKeys()) {
                                             firstSights.orElseThrow().restore(service, database);
