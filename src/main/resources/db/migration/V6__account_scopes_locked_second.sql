@@ -11,6 +11,22 @@
 DROP FUNCTION risk_begin_scoped_batch_decision(uuid[], text[], text[], text[], uuid[], text[], text[],
                                                uuid[], text[], text[], uuid[]);
 
+-- Takes the transaction-scoped advisory locks of these ids, each once, in ascending order: the one
+-- order in which a step of a batch takes its locks.
+CREATE FUNCTION risk_lock_in_ascending_order(lock_ids bigint[])
+    RETURNS void
+    LANGUAGE plpgsql
+AS $$
+DECLARE
+    lock_id bigint;
+BEGIN
+    FOR lock_id IN SELECT DISTINCT id FROM unnest(lock_ids) AS id ORDER BY 1
+    LOOP
+        PERFORM pg_advisory_xact_lock(lock_id);
+    END LOOP;
+END
+$$;
+
 -- The start of every batched decision, in order:
 --   1. refuses a transaction that is not READ COMMITTED (SQLSTATE 25000);
 --   2. locks the business keys and the given scope keys (the entity scopes; account scopes belong to
@@ -23,26 +39,20 @@ CREATE FUNCTION risk_begin_scoped_batch_decision(
     RETURNS TABLE (decided_at timestamptz)
     LANGUAGE plpgsql
 AS $$
-DECLARE
-    lock_id bigint;
 BEGIN
     IF current_setting('transaction_isolation') <> 'read committed' THEN
         RAISE EXCEPTION 'risk-limits decides in READ COMMITTED transactions only, this one is %',
             upper(current_setting('transaction_isolation'))
             USING ERRCODE = 'invalid_transaction_state';
     END IF;
-    FOR lock_id IN
+    PERFORM risk_lock_in_ascending_order(ARRAY(
         SELECT risk_business_key_hash(key.entity_id, key.channel_code, key.direction_code)
         FROM unnest(entity_ids, channel_codes, direction_codes) AS key (entity_id, channel_code, direction_code)
-        UNION
+        UNION ALL
         SELECT risk_scope_key_hash(scope_key.scope, scope_key.owner_id, scope_key.channel_code,
                                    scope_key.direction_code)
         FROM unnest(scopes, owner_ids, scope_channel_codes, scope_direction_codes)
-             AS scope_key (scope, owner_id, channel_code, direction_code)
-        ORDER BY 1
-    LOOP
-        PERFORM pg_advisory_xact_lock(lock_id);
-    END LOOP;
+             AS scope_key (scope, owner_id, channel_code, direction_code)));
     PERFORM set_config('risk.running_totals_written_by', 'statement', true);
     RETURN QUERY SELECT clock_timestamp();
 END
@@ -56,22 +66,17 @@ CREATE FUNCTION risk_lock_scope_keys(
     RETURNS TABLE (decided_at timestamptz)
     LANGUAGE plpgsql
 AS $$
-DECLARE
-    lock_id bigint;
 BEGIN
-    FOR lock_id IN
-        SELECT DISTINCT risk_scope_key_hash(scope_key.scope, scope_key.owner_id, scope_key.channel_code,
-                                            scope_key.direction_code)
+    PERFORM risk_lock_in_ascending_order(ARRAY(
+        SELECT risk_scope_key_hash(scope_key.scope, scope_key.owner_id, scope_key.channel_code,
+                                   scope_key.direction_code)
         FROM unnest(scopes, owner_ids, channel_codes, direction_codes)
-             AS scope_key (scope, owner_id, channel_code, direction_code)
-        ORDER BY 1
-    LOOP
-        PERFORM pg_advisory_xact_lock(lock_id);
-    END LOOP;
+             AS scope_key (scope, owner_id, channel_code, direction_code)));
     RETURN QUERY SELECT clock_timestamp();
 END
 $$;
 
 GRANT EXECUTE ON FUNCTION risk_begin_scoped_batch_decision(uuid[], text[], text[], text[], uuid[], text[], text[]),
-                          risk_lock_scope_keys(text[], uuid[], text[], text[])
+                          risk_lock_scope_keys(text[], uuid[], text[], text[]),
+                          risk_lock_in_ascending_order(bigint[])
     TO risk_decider;
