@@ -46,6 +46,17 @@ class ArchitectureTest {
     }
 
     @Test
+    void theHoldRulesDependOnTheJdkAndTheDecisionDomainAlone() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.risklimits.decision.hold")
+                .should()
+                .dependOnClassesThat()
+                .resideOutsideOfPackages("java..", "io.risklimits.decision", "io.risklimits.decision.hold")
+                .check(PRODUCTION);
+    }
+
+    @Test
     void theDomainKnowsNoAdapter() {
         noClasses()
                 .that()

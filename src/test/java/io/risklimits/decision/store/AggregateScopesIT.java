@@ -217,21 +217,10 @@ class AggregateScopesIT {
             fileApprovedOriginal(connection, old, "3 days");
             connection.commit();
         }
-        BatchDecisionStore otherWorker = TestStores.batchDecisionStore(dataSource);
-        // the second decision finds this hour's bucket of the account, so the worker remembers its starts
-        otherWorker.decideAll(List.of(authorization(newKey("CARD"), 1_500, account)), anyKey -> Limits.NONE);
-        otherWorker.decideAll(List.of(authorization(newKey("CARD"), 10, account)), anyKey -> Limits.NONE);
+        BatchDecisionStore otherWorker = workerRememberingTheStartsOf(account);
 
         decide(reversal(oldCard, old, 1_000, null), anyKey -> Limits.NONE);
-        Decision after = otherWorker
-                .decideAll(
-                        List.of(authorization(newKey("CARD"), 50, account)),
-                        limitAt(
-                                Scope.ACCOUNT,
-                                new Limits(Map.of(
-                                        Window.LAST_24_HOURS, new Limit(10_000L, 100L),
-                                        Window.LAST_7_DAYS, new Limit(10_000L, 100L)))))
-                .get(0);
+        Decision after = fiftyAtTheAccount(otherWorker, account);
 
         // the release lowered the account's totals before the 24-hour window's first bucket, this hour's
         assertThat(after.scopes()).singleElement().satisfies(check -> {
@@ -254,24 +243,14 @@ class AggregateScopesIT {
             fileApprovedOriginal(connection, authorization(newKey("CARD"), 1_000, account), "3 days");
             connection.commit();
         }
-        BatchDecisionStore otherWorker = TestStores.batchDecisionStore(dataSource);
-        otherWorker.decideAll(List.of(authorization(newKey("CARD"), 1_500, account)), anyKey -> Limits.NONE);
-        otherWorker.decideAll(List.of(authorization(newKey("CARD"), 10, account)), anyKey -> Limits.NONE);
+        BatchDecisionStore otherWorker = workerRememberingTheStartsOf(account);
 
         db.update("""
                 UPDATE risk_scope_hourly_agg SET sum_amount = sum_amount + 500
                 WHERE scope = 'account' AND owner_id = ?
                   AND bucket_ts = date_trunc('hour', now() AT TIME ZONE 'UTC') - interval '3 days'
                 """, account);
-        Decision after = otherWorker
-                .decideAll(
-                        List.of(authorization(newKey("CARD"), 50, account)),
-                        limitAt(
-                                Scope.ACCOUNT,
-                                new Limits(Map.of(
-                                        Window.LAST_24_HOURS, new Limit(10_000L, 100L),
-                                        Window.LAST_7_DAYS, new Limit(10_000L, 100L)))))
-                .get(0);
+        Decision after = fiftyAtTheAccount(otherWorker, account);
 
         assertThat(after.scopes()).singleElement().satisfies(check -> {
             assertThat(check.usage().of(Window.LAST_24_HOURS))
@@ -279,6 +258,24 @@ class AggregateScopesIT {
                     .isEqualTo(new Tally(1_510, 2));
             assertThat(check.usage().of(Window.LAST_7_DAYS)).isEqualTo(new Tally(3_010, 3));
         });
+    }
+
+    // another worker that has decided 1,500 and then 10 at the account: the second decision finds this
+    // hour's bucket of the account, so the worker remembers the account's window starts
+    private BatchDecisionStore workerRememberingTheStartsOf(UUID account) {
+        BatchDecisionStore otherWorker = TestStores.batchDecisionStore(dataSource);
+        otherWorker.decideAll(List.of(authorization(newKey("CARD"), 1_500, account)), anyKey -> Limits.NONE);
+        otherWorker.decideAll(List.of(authorization(newKey("CARD"), 10, account)), anyKey -> Limits.NONE);
+        return otherWorker;
+    }
+
+    // an authorization of 50 at the account, whose 24-hour and 7-day limits it publishes the usage of
+    private Decision fiftyAtTheAccount(BatchDecisionStore worker, UUID account) {
+        Limits accountLimits = new Limits(
+                Map.of(Window.LAST_24_HOURS, new Limit(10_000L, 100L), Window.LAST_7_DAYS, new Limit(10_000L, 100L)));
+        return worker.decideAll(
+                        List.of(authorization(newKey("CARD"), 50, account)), limitAt(Scope.ACCOUNT, accountLimits))
+                .get(0);
     }
 
     // what a batch that approved the authorization age ago wrote: its audit row and its buckets at every
