@@ -19,6 +19,10 @@ import java.util.UUID;
  *     decided (never enforced); null otherwise
  * @param scopes for an authorization, the scopes other than the business key's that it was checked at
  *     and that have a limit in force, in their order (usage and limits stay the key's); empty otherwise
+ * @param holdExpiresAt when the hold an approved authorization or increment made (or moved) expires, and
+ *     for an expiry when the hold expired; null otherwise
+ * @param captured for a CAPTURED capture, what it turned from held into spent; null otherwise
+ * @param overCaptured for a CAPTURED capture, what it counted anew in the current hour; null otherwise
  */
 public record Decision(
         UUID dedupeId,
@@ -35,6 +39,9 @@ public record Decision(
         List<String> dedupeConflict,
         Outcome shadow,
         List<ScopeCheck> scopes,
+        Instant holdExpiresAt,
+        Long captured,
+        Long overCaptured,
         boolean replayed) {
 
     public Decision {
@@ -78,7 +85,33 @@ public record Decision(
                 null,
                 null,
                 LimitPolicy.decideShadow(event.amount(), checks),
-                reported);
+                reported,
+                null,
+                null,
+                null);
+    }
+
+    /** This authorization, approved as a hold that expires then. */
+    public Decision asHoldUntil(Instant expiresAt) {
+        return new Decision(
+                dedupeId,
+                fields,
+                verdict,
+                reason,
+                errors,
+                usage,
+                limits,
+                bucketTs,
+                decidedAt,
+                released,
+                remaining,
+                dedupeConflict,
+                shadow,
+                scopes,
+                expiresAt,
+                captured,
+                overCaptured,
+                replayed);
     }
 
     public static Decision reversal(
@@ -99,7 +132,99 @@ public record Decision(
                 outcome.released(),
                 outcome.remaining(),
                 null,
-                List.of());
+                List.of(),
+                null,
+                null,
+                null);
+    }
+
+    /**
+     * A follow-up (reversal, capture, increment) decided by the rules of its original's hold.
+     *
+     * @param released what it gave back (null unless it gave something back, or is RELEASED)
+     * @param remaining what is still counted of the original after it; null without an approved original
+     * @param holdExpiresAt the hold's expiry after an APPROVED increment; null otherwise
+     * @param captured what a capture took from what was held; null unless CAPTURED
+     * @param overCaptured what a capture counted anew; null unless CAPTURED
+     */
+    public static Decision followUp(
+            TransactionEvent event,
+            Verdict verdict,
+            Reason reason,
+            Usage usage,
+            Limits limits,
+            Instant bucketTs,
+            Instant decidedAt,
+            Tally released,
+            Long remaining,
+            Instant holdExpiresAt,
+            Long captured,
+            Long overCaptured) {
+        return decided(
+                event,
+                verdict,
+                reason,
+                usage,
+                limits,
+                bucketTs,
+                decidedAt,
+                released,
+                remaining,
+                null,
+                List.of(),
+                holdExpiresAt,
+                captured,
+                overCaptured);
+    }
+
+    /**
+     * The expiry of a hold, a decision the service makes: filed and published under the hold's business
+     * key, with a dedupe_id of its own derived from the authorization's (the same wherever it is made).
+     *
+     * @param authorization the expired authorization's fields: the expiry echoes its amount, currency and account
+     * @param expiresAt when the hold expired: the expiry's occurred_at and hold_expires_at
+     */
+    public static Decision expiry(
+            UUID dedupeId,
+            UUID authorizationId,
+            EventFields authorization,
+            Instant expiresAt,
+            Tally released,
+            long remaining,
+            Instant bucketTs,
+            Instant decidedAt) {
+        EventFields fields = new EventFields(
+                authorization.entityId(),
+                authorization.channel(),
+                authorization.direction(),
+                authorization.amount(),
+                authorization.currency(),
+                expiresAt,
+                EventType.EXPIRY,
+                null,
+                authorization.accountId(),
+                authorizationId,
+                null,
+                null);
+        return new Decision(
+                dedupeId,
+                fields,
+                Verdict.EXPIRED,
+                null,
+                List.of(),
+                null,
+                null,
+                bucketTs,
+                decidedAt,
+                released,
+                remaining,
+                List.of(),
+                null,
+                List.of(),
+                expiresAt,
+                null,
+                null,
+                false);
     }
 
     /** A decision made now for a valid event (not a replay, no errors). */
@@ -114,7 +239,10 @@ public record Decision(
             Tally released,
             Long remaining,
             Outcome shadow,
-            List<ScopeCheck> scopes) {
+            List<ScopeCheck> scopes,
+            Instant holdExpiresAt,
+            Long captured,
+            Long overCaptured) {
         return new Decision(
                 event.dedupeId(),
                 event.fields(),
@@ -130,6 +258,9 @@ public record Decision(
                 List.of(),
                 shadow,
                 scopes,
+                holdExpiresAt,
+                captured,
+                overCaptured,
                 false);
     }
 
@@ -149,6 +280,9 @@ public record Decision(
                 List.of(),
                 null,
                 List.of(),
+                null,
+                null,
+                null,
                 false);
     }
 
@@ -164,13 +298,29 @@ public record Decision(
 
     private Decision replayedWith(List<String> conflict) {
         return new Decision(
-                dedupeId, fields, verdict, reason, errors, usage, limits, bucketTs, decidedAt, released, remaining,
-                conflict, shadow, scopes, true);
+                dedupeId,
+                fields,
+                verdict,
+                reason,
+                errors,
+                usage,
+                limits,
+                bucketTs,
+                decidedAt,
+                released,
+                remaining,
+                conflict,
+                shadow,
+                scopes,
+                holdExpiresAt,
+                captured,
+                overCaptured,
+                true);
     }
 
     /**
-     * The fields (type, amount, currency, reverses, account_id) in which an event differs from the one this
-     * decision was made for; empty for a redelivery of the same event.
+     * The fields (type, amount, currency, reverses, account_id, original, hold_expires_at, final) in which an
+     * event differs from the one this decision was made for; empty for a redelivery of the same event.
      */
     public List<String> differingFields(TransactionEvent event) {
         List<String> differing = new ArrayList<>();
@@ -188,6 +338,15 @@ public record Decision(
         }
         if (!Objects.equals(fields.accountId(), event.accountId())) {
             differing.add("account_id");
+        }
+        if (!Objects.equals(fields.original(), event.original())) {
+            differing.add("original");
+        }
+        if (!Objects.equals(fields.holdExpiresAt(), event.holdExpiresAt())) {
+            differing.add("hold_expires_at");
+        }
+        if (!Objects.equals(fields.isFinal(), event.fields().isFinal())) {
+            differing.add("final");
         }
         return differing;
     }

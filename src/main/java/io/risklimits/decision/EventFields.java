@@ -5,9 +5,12 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * The fields of a transaction event that a decision echoes. For a valid event all are present (but
- * reverses, which only a reversal has); for an invalid one a field is null when it did not pass
- * validation. accountId is null when the event names no account.
+ * The fields of a transaction event that a decision echoes or compares a redelivery with. For a valid
+ * event all are present but the optional ones (reverses, accountId, original, holdExpiresAt, and isFinal,
+ * which only a capture has); for an invalid one a field is null when it did not pass validation.
+ *
+ * @param holdExpiresAt the event's hold_expires_at (the decided expiry is the decision's)
+ * @param isFinal a capture's final field (true when absent); null for every other type
  */
 public record EventFields(
         UUID entityId,
@@ -18,7 +21,24 @@ public record EventFields(
         Instant occurredAt,
         EventType type,
         UUID reverses,
-        UUID accountId) {
+        UUID accountId,
+        UUID original,
+        Instant holdExpiresAt,
+        Boolean isFinal) {
+
+    /** The fields of an event with no hold fields. */
+    public EventFields(
+            UUID entityId,
+            String channel,
+            Direction direction,
+            Long amount,
+            String currency,
+            Instant occurredAt,
+            EventType type,
+            UUID reverses,
+            UUID accountId) {
+        this(entityId, channel, direction, amount, currency, occurredAt, type, reverses, accountId, null, null, null);
+    }
 
     /** The fields of an event without an account. */
     public EventFields(
@@ -37,6 +57,11 @@ public record EventFields(
     public EventFields(
             UUID entityId, String channel, Direction direction, Long amount, String currency, Instant occurredAt) {
         this(entityId, channel, direction, amount, currency, occurredAt, EventType.AUTHORIZATION, null, null);
+    }
+
+    /** The authorization a follow-up or an expiry acts on (reverses, else original); null for others. */
+    public UUID originalId() {
+        return reverses != null ? reverses : original;
     }
 
     public Optional<BusinessKey> businessKey() {

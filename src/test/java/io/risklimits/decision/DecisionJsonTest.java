@@ -54,6 +54,9 @@ class DecisionJsonTest {
                 List.of(),
                 null,
                 List.of(),
+                null,
+                null,
+                null,
                 false);
 
         byte[] message = DecisionJson.message(decision);
