@@ -75,3 +75,60 @@ CREATE INDEX risk_authorization_ledger_archive_idx ON risk_authorization_ledger 
 
 GRANT SELECT, INSERT, UPDATE ON risk_authorization_ledger TO risk_decider;
 GRANT SELECT, DELETE ON risk_authorization_ledger TO risk_archiver;
+
+-- The time of a batch's decisions, as the last of its lock functions read it, for the rest of its
+-- transaction: a batch takes out the holds due by then (HoldLedgers), and a statement compares with
+-- it rather than with a clock that moves on. Null outside a batch.
+CREATE FUNCTION risk_batch_decided_at()
+    RETURNS timestamptz
+    LANGUAGE sql
+    STABLE
+AS $$
+    SELECT CAST(nullif(current_setting('risk.batch_decided_at', true), '') AS timestamptz)
+$$;
+
+-- As in V6, and each step now also keeps the clock it returns as the batch's decision time
+-- (transaction-local, so it cannot leak to the next transaction on a pooled connection).
+CREATE OR REPLACE FUNCTION risk_begin_scoped_batch_decision(
+    entity_ids uuid[], channel_codes text[], direction_codes text[],
+    scopes text[], owner_ids uuid[], scope_channel_codes text[], scope_direction_codes text[])
+    RETURNS TABLE (decided_at timestamptz)
+    LANGUAGE plpgsql
+AS $$
+BEGIN
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        RAISE EXCEPTION 'risk-limits decides in READ COMMITTED transactions only, this one is %',
+            upper(current_setting('transaction_isolation'))
+            USING ERRCODE = 'invalid_transaction_state';
+    END IF;
+    PERFORM risk_lock_in_ascending_order(ARRAY(
+        SELECT risk_business_key_hash(key.entity_id, key.channel_code, key.direction_code)
+        FROM unnest(entity_ids, channel_codes, direction_codes) AS key (entity_id, channel_code, direction_code)
+        UNION ALL
+        SELECT risk_scope_key_hash(scope_key.scope, scope_key.owner_id, scope_key.channel_code,
+                                   scope_key.direction_code)
+        FROM unnest(scopes, owner_ids, scope_channel_codes, scope_direction_codes)
+             AS scope_key (scope, owner_id, channel_code, direction_code)));
+    PERFORM set_config('risk.running_totals_written_by', 'statement', true);
+    RETURN QUERY SELECT CAST(set_config('risk.batch_decided_at', CAST(clock_timestamp() AS text), true)
+                             AS timestamptz);
+END
+$$;
+
+CREATE OR REPLACE FUNCTION risk_lock_scope_keys(
+    scopes text[], owner_ids uuid[], channel_codes text[], direction_codes text[])
+    RETURNS TABLE (decided_at timestamptz)
+    LANGUAGE plpgsql
+AS $$
+BEGIN
+    PERFORM risk_lock_in_ascending_order(ARRAY(
+        SELECT risk_scope_key_hash(scope_key.scope, scope_key.owner_id, scope_key.channel_code,
+                                   scope_key.direction_code)
+        FROM unnest(scopes, owner_ids, channel_codes, direction_codes)
+             AS scope_key (scope, owner_id, channel_code, direction_code)));
+    RETURN QUERY SELECT CAST(set_config('risk.batch_decided_at', CAST(clock_timestamp() AS text), true)
+                             AS timestamptz);
+END
+$$;
+
+GRANT EXECUTE ON FUNCTION risk_batch_decided_at() TO risk_decider;

@@ -1,9 +1,7 @@
 package io.risklimits.decision;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.UUID;
 
 /**
@@ -177,56 +175,6 @@ public record Decision(
                 overCaptured);
     }
 
-    /**
-     * The expiry of a hold, a decision the service makes: filed and published under the hold's business
-     * key, with a dedupe_id of its own derived from the authorization's (the same wherever it is made).
-     *
-     * @param authorization the expired authorization's fields: the expiry echoes its amount, currency and account
-     * @param expiresAt when the hold expired: the expiry's occurred_at and hold_expires_at
-     */
-    public static Decision expiry(
-            UUID dedupeId,
-            UUID authorizationId,
-            EventFields authorization,
-            Instant expiresAt,
-            Tally released,
-            long remaining,
-            Instant bucketTs,
-            Instant decidedAt) {
-        EventFields fields = new EventFields(
-                authorization.entityId(),
-                authorization.channel(),
-                authorization.direction(),
-                authorization.amount(),
-                authorization.currency(),
-                expiresAt,
-                EventType.EXPIRY,
-                null,
-                authorization.accountId(),
-                authorizationId,
-                null,
-                null);
-        return new Decision(
-                dedupeId,
-                fields,
-                Verdict.EXPIRED,
-                null,
-                List.of(),
-                null,
-                null,
-                bucketTs,
-                decidedAt,
-                released,
-                remaining,
-                List.of(),
-                null,
-                List.of(),
-                expiresAt,
-                null,
-                null,
-                false);
-    }
-
     /** A decision made now for a valid event (not a replay, no errors). */
     private static Decision decided(
             TransactionEvent event,
@@ -319,35 +267,10 @@ public record Decision(
     }
 
     /**
-     * The fields (type, amount, currency, reverses, account_id, original, hold_expires_at, final) in which an
-     * event differs from the one this decision was made for; empty for a redelivery of the same event.
+     * The fields in which an event differs from the one this decision was made for ({@link
+     * EventFields#differingFrom}); empty for a redelivery of the same event.
      */
     public List<String> differingFields(TransactionEvent event) {
-        List<String> differing = new ArrayList<>();
-        if (fields.type() != event.type()) {
-            differing.add("type");
-        }
-        if (fields.amount() == null || fields.amount() != event.amount()) {
-            differing.add("amount");
-        }
-        if (!Objects.equals(fields.currency(), event.currency())) {
-            differing.add("currency");
-        }
-        if (!Objects.equals(fields.reverses(), event.reverses())) {
-            differing.add("reverses");
-        }
-        if (!Objects.equals(fields.accountId(), event.accountId())) {
-            differing.add("account_id");
-        }
-        if (!Objects.equals(fields.original(), event.original())) {
-            differing.add("original");
-        }
-        if (!Objects.equals(fields.holdExpiresAt(), event.holdExpiresAt())) {
-            differing.add("hold_expires_at");
-        }
-        if (!Objects.equals(fields.isFinal(), event.fields().isFinal())) {
-            differing.add("final");
-        }
-        return differing;
+        return fields.differingFrom(event);
     }
 }

@@ -1,6 +1,9 @@
 package io.risklimits.decision;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -69,5 +72,38 @@ public record EventFields(
             return Optional.empty();
         }
         return Optional.of(new BusinessKey(entityId, channel, direction));
+    }
+
+    /**
+     * The fields (type, amount, currency, reverses, account_id, original, hold_expires_at, final) in which an
+     * event differs from the one this decision was made for; empty for a redelivery of the same event.
+     */
+    public List<String> differingFrom(TransactionEvent event) {
+        List<String> differing = new ArrayList<>();
+        if (type() != event.type()) {
+            differing.add("type");
+        }
+        if (amount() == null || amount() != event.amount()) {
+            differing.add("amount");
+        }
+        if (!Objects.equals(currency(), event.currency())) {
+            differing.add("currency");
+        }
+        if (!Objects.equals(reverses(), event.reverses())) {
+            differing.add("reverses");
+        }
+        if (!Objects.equals(accountId(), event.accountId())) {
+            differing.add("account_id");
+        }
+        if (!Objects.equals(original(), event.original())) {
+            differing.add("original");
+        }
+        if (!Objects.equals(holdExpiresAt(), event.holdExpiresAt())) {
+            differing.add("hold_expires_at");
+        }
+        if (!Objects.equals(isFinal(), event.fields().isFinal())) {
+            differing.add("final");
+        }
+        return differing;
     }
 }

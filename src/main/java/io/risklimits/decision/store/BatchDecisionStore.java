@@ -155,7 +155,7 @@ public class BatchDecisionStore {
             UnderLocks read = lockAndRead(List.of(), keys, false);
             InOrderDecisions decided = decisions(read, scopeKey -> Limits.NONE).expire(read.due());
             write(decided, read);
-            return decided.expiries().size();
+            return decided.holds().expiries().size();
         });
     }
 
@@ -175,14 +175,14 @@ public class BatchDecisionStore {
     private void write(InOrderDecisions decided, UnderLocks read) {
         RoundTrip writes = new RoundTrip(jdbc);
         hourlyUsage.addToBuckets(
-                decided.counted(), read.bucket(), read.reading().latestBuckets(), writes);
-        hourlyUsage.releaseFromBuckets(decided.releases(), writes);
-        holdLedgers.saveAll(decided.ledgers(), writes);
+                decided.counts().counted(), read.bucket(), read.reading().latestBuckets(), writes);
+        hourlyUsage.releaseFromBuckets(decided.counts().releases(), writes);
+        holdLedgers.saveAll(decided.holds().ledgers(), writes);
         RequestLogWriter.Batch batch =
                 new RequestLogWriter.Batch(decided::decidedOrder, read.bucket(), read.decidedAt());
         requestLogWriter.insertAllLimitChecked(decided.authorizations(), batch, writes);
         requestLogWriter.insertAllFollowUps(decided.followUps(), batch, writes);
-        requestLogWriter.insertAllFollowUps(decided.expiries(), batch, writes);
+        requestLogWriter.insertAllFollowUps(decided.holds().expiries(), batch, writes);
         requestLogWriter.insertAllInvalid(decided.invalid(), batch, writes);
         writes.run();
     }

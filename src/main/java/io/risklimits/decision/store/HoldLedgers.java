@@ -37,8 +37,8 @@ class HoldLedgers {
     static final String LEDGER_COLUMNS = """
             ledger.parts, ledger.captured, ledger.status, ledger.expires_at, ledger.count_hour""";
 
-    // The open holds counted at these entity and account scopes that are due by the database clock when
-    // the statement runs (after the locks of the round trip's step): the batch expires its own keys' and
+    // The open holds counted at these entity and account scopes that are due by the batch's decision time
+    // (the clock its last lock function read, risk_batch_decided_at): the batch expires its own keys' and
     // leaves the others' out of the usage it decides with. Each scope key is one probe of a partial index
     // of the open holds, so a batch with none due pays a probe per scope key. An account scope key names
     // the account and direction; its channel is left to the caller.
@@ -51,7 +51,7 @@ class HoldLedgers {
                   JOIN risk_authorization_ledger ledger
                     ON ledger.entity_id = entity.entity_id AND ledger.direction_code = entity.direction_code
                   WHERE ledger.status = 'OPEN' AND ledger.expires_at IS NOT NULL
-                    AND ledger.expires_at <= (SELECT clock_timestamp())
+                    AND ledger.expires_at <= risk_batch_decided_at()
                   UNION ALL
                   SELECT ledger.*
                   FROM unnest(CAST(:accountIds AS uuid[]), CAST(:accountDirections AS text[]))
@@ -59,7 +59,7 @@ class HoldLedgers {
                   JOIN risk_authorization_ledger ledger
                     ON ledger.account_id = account.account_id AND ledger.direction_code = account.direction_code
                   WHERE ledger.status = 'OPEN' AND ledger.expires_at IS NOT NULL
-                    AND ledger.expires_at <= (SELECT clock_timestamp())) AS ledger
+                    AND ledger.expires_at <= risk_batch_decided_at()) AS ledger
             JOIN risk_request_log authorization_row
               ON (authorization_row.entity_id, authorization_row.channel_code, authorization_row.direction_code,
                   authorization_row.dedupe_id)

@@ -2,7 +2,6 @@ package io.risklimits.decision.store;
 
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Decision;
-import io.risklimits.decision.EventFields;
 import io.risklimits.decision.EventType;
 import io.risklimits.decision.LimitPolicy;
 import io.risklimits.decision.Limits;
@@ -21,17 +20,12 @@ import io.risklimits.decision.hold.HoldOutcome;
 import io.risklimits.decision.hold.HoldPolicy;
 import io.risklimits.decision.hold.HoldTerms;
 import io.risklimits.decision.hold.HoldVerdict;
-import io.risklimits.decision.hold.HourTally;
 import io.risklimits.decision.hold.Original;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -52,23 +46,18 @@ final class InOrderDecisions {
 
     private final Instant bucket;
     private final Instant decidedAt;
-    private final WindowCalendar calendar;
     private final HoldTerms holdTerms;
     private final Function<ScopeKey, Limits> limitsOf;
     private final Map<RequestId, Decision> known;
-    private final Map<ScopeKey, Usage> usage;
-    private final Map<RequestId, StoredOriginal> originals;
+    private final BatchCounts counts;
+    private final BatchHolds holds;
     private final Predicate<ScopeKey> locked;
 
     private final List<Decision> answers = new ArrayList<>();
     private final List<Decision> authorizations = new ArrayList<>();
     private final List<Decision> followUps = new ArrayList<>();
-    private final List<Decision> expiries = new ArrayList<>();
     private final List<Decision> invalid = new ArrayList<>();
     private int validEvents;
-    private final Map<ScopeKey, Tally> counted = new LinkedHashMap<>();
-    private final List<HourlyUsageRepository.Release> releases = new ArrayList<>();
-    private final Map<RequestId, HoldLedgers.Saved> ledgers = new LinkedHashMap<>();
     private final Map<RequestId, Integer> decidedOrder = new HashMap<>();
 
     /**
@@ -88,42 +77,20 @@ final class InOrderDecisions {
             Predicate<ScopeKey> locked) {
         this.bucket = bucket;
         this.decidedAt = decidedAt;
-        this.calendar = calendar;
         this.holdTerms = holdTerms;
         this.limitsOf = limitsOf;
         this.known = new HashMap<>(stored);
-        this.usage = new HashMap<>(usage);
-        this.originals = new HashMap<>(originals);
+        this.counts = new BatchCounts(bucket, calendar, usage);
+        this.holds = new BatchHolds(bucket, decidedAt, originals);
         this.locked = locked;
     }
 
     /**
-     * Takes out the holds due at the decision time, the earliest first: each of a key whose scope keys
-     * are all locked expires; the others are left out of the usage of the scope keys the batch holds.
-     *
-     * @param due the open holds read as due at the batch's scope keys, by authorization
+     * Takes out the holds due at the decision time that count at the batch's scope keys: the batch's own
+     * keys' expire, the others are left out of its usage ({@link BatchHolds#expireDue}).
      */
     InOrderDecisions expire(Map<RequestId, StoredOriginal> due) {
-        List<Map.Entry<RequestId, StoredOriginal>> byExpiry = new ArrayList<>(due.entrySet());
-        byExpiry.sort(Comparator.comparing(entry -> entry.getValue().ledger().expiresAt()));
-        for (Map.Entry<RequestId, StoredOriginal> entry : byExpiry) {
-            RequestId id = entry.getKey();
-            // a hold this batch reads as an original too is the same row, read under the same locks
-            StoredOriginal hold = originals.getOrDefault(id, entry.getValue());
-            Optional<HoldOutcome> expiry = HoldPolicy.expire(hold.original(), decidedAt);
-            if (expiry.isEmpty()) {
-                continue;
-            }
-            List<ScopeKey> countedAt = hold.countedAt(id.businessKey());
-            if (countedAt.stream().allMatch(locked)) {
-                fileExpiry(id, hold, expiry.get());
-            } else {
-                for (HourTally release : expiry.get().releases()) {
-                    countedAt.forEach(key -> usage.computeIfPresent(
-                            key, (scopeKey, held) -> held.minus(release.tally(), release.hour(), bucket, calendar)));
-                }
-            }
-        }
+        holds.expireDue(due, locked, counts);
         return this;
     }
 
@@ -133,7 +100,7 @@ final class InOrderDecisions {
      * replay, and a valid one with other content as a dedupe conflict.
      */
     InOrderDecisions decide(List<ReadResult> events) {
-        boolean followUpsInBatch = !originals.isEmpty()
+        boolean followUpsInBatch = holds.anyOriginals()
                 || events.stream()
                         .anyMatch(event -> event instanceof ReadResult.Valid valid
                                 && valid.event().isFollowUp());
@@ -159,7 +126,7 @@ final class InOrderDecisions {
                 decision = fileInvalid((ReadResult.Invalid) read);
                 if (followUpsInBatch) {
                     // a later follow-up in this batch may name it: it is not an approved authorization
-                    originals.put(id, new StoredOriginal(Original.NoLedger.NOT_APPROVED, null, 0, null));
+                    holds.decided(id, Original.NoLedger.NOT_APPROVED, null, 0, null);
                 }
             }
             known.put(id, decision);
@@ -175,34 +142,30 @@ final class InOrderDecisions {
         List<ScopeKey> scopeKeys = event.scopeKeys();
         List<ScopeCheck> checks = new ArrayList<>(scopeKeys.size());
         for (ScopeKey key : scopeKeys) {
-            checks.add(new ScopeCheck(key.scope(), usage.getOrDefault(key, Usage.NONE), limitsOf.apply(key)));
+            checks.add(new ScopeCheck(key.scope(), counts.usageOf(key), limitsOf.apply(key)));
         }
         Outcome outcome = LimitPolicy.decide(event.amount(), checks);
         Decision decision = Decision.limitChecked(event, outcome, checks, bucket, decidedAt);
         RequestId id = RequestId.of(event);
         if (outcome.isApproved()) {
             for (int i = 0; i < scopeKeys.size(); i++) {
-                ScopeKey key = scopeKeys.get(i);
-                usage.put(key, checks.get(i).usage().plus(event.amount()));
-                counted.merge(key, Tally.ZERO.plus(event.amount()), Tally::plus);
+                counts.countAuthorization(scopeKeys.get(i), checks.get(i).usage(), event.amount());
             }
             Instant expiresAt = holdTerms.expiryOf(event.businessKey().channel(), event.holdExpiresAt(), decidedAt);
             if (expiresAt != null) {
                 decision = decision.asHoldUntil(expiresAt);
                 HoldLedger hold = HoldLedger.hold(event.amount(), decidedAt, expiresAt);
-                originals.put(id, new StoredOriginal(hold, event.accountId(), event.amount(), event.currency()));
-                ledgers.put(id, new HoldLedgers.Saved(id, event.accountId(), hold, false));
+                holds.held(id, hold, event.accountId(), event.amount(), event.currency());
             } else if (followUpsInBatch) {
-                originals.put(
+                holds.decided(
                         id,
-                        new StoredOriginal(
-                                HoldLedger.finalSpend(event.amount(), decidedAt),
-                                event.accountId(),
-                                event.amount(),
-                                event.currency()));
+                        HoldLedger.finalSpend(event.amount(), decidedAt),
+                        event.accountId(),
+                        event.amount(),
+                        event.currency());
             }
         } else if (followUpsInBatch) {
-            originals.put(id, new StoredOriginal(Original.NoLedger.NOT_APPROVED, null, 0, null));
+            holds.decided(id, Original.NoLedger.NOT_APPROVED, null, 0, null);
         }
         authorizations.add(decision);
         return decision;
@@ -214,9 +177,9 @@ final class InOrderDecisions {
     private Decision followUp(TransactionEvent event) {
         BusinessKey key = event.businessKey();
         ScopeKey keyScope = ScopeKey.of(key);
-        Usage before = usage.getOrDefault(keyScope, Usage.NONE);
+        Usage before = counts.usageOf(keyScope);
         RequestId originalId = new RequestId(key, event.originalId());
-        StoredOriginal stored = originals.get(originalId);
+        StoredOriginal stored = holds.original(originalId);
         Original original = stored == null ? Original.NoLedger.NOT_FOUND : stored.original();
         HoldOutcome outcome = switch (event.type()) {
             case REVERSAL -> HoldPolicy.reverse(original, event.amount(), decidedAt);
@@ -227,18 +190,13 @@ final class InOrderDecisions {
             default -> throw new IllegalArgumentException("not a follow-up: " + event.type());
         };
         if (outcome.expiredFirst() != null) {
-            fileExpiry(originalId, stored, outcome.expiredFirst());
+            holds.expire(originalId, stored, outcome.expiredFirst(), counts);
         }
         // a capture without an approved authorization counts where the capture itself does
         List<ScopeKey> countedAt = outcome.after() instanceof HoldLedger ? stored.countedAt(key) : event.scopeKeys();
-        apply(outcome, countedAt);
+        counts.apply(outcome, countedAt);
         if (outcome.verdict() != HoldVerdict.REJECTED && outcome.after() instanceof HoldLedger after) {
-            originals.put(originalId, stored.with(after));
-            ledgers.merge(
-                    originalId,
-                    new HoldLedgers.Saved(originalId, stored.accountId(), after, false),
-                    (earlier, later) ->
-                            new HoldLedgers.Saved(originalId, stored.accountId(), after, earlier.expiredNow()));
+            holds.changed(originalId, stored, after);
         }
         Decision decision = Decision.followUp(
                 event,
@@ -267,55 +225,10 @@ final class InOrderDecisions {
         }
         List<ScopeCheck> checks = new ArrayList<>();
         for (ScopeKey key : stored.countedAt(event.businessKey())) {
-            checks.add(new ScopeCheck(key.scope(), usage.getOrDefault(key, Usage.NONE), limitsOf.apply(key)));
+            checks.add(new ScopeCheck(key.scope(), counts.usageOf(key), limitsOf.apply(key)));
         }
         long holdTotal = Math.addExact(stored.ledger().authorized(), event.amount());
         return LimitPolicy.decideIncrement(event.amount(), holdTotal, checks).reason();
-    }
-
-    // the releases and additions of a decision, at each scope key the original counts at
-    private void apply(HoldOutcome outcome, List<ScopeKey> countedAt) {
-        for (HourTally release : outcome.releases()) {
-            for (ScopeKey key : countedAt) {
-                usage.computeIfPresent(
-                        key, (scopeKey, held) -> held.minus(release.tally(), release.hour(), bucket, calendar));
-                releases.add(new HourlyUsageRepository.Release(key, release.hour(), release.tally()));
-            }
-        }
-        for (HourTally addition : outcome.additions()) {
-            for (ScopeKey key : countedAt) {
-                usage.computeIfPresent(key, (scopeKey, held) -> held.plus(addition.tally()));
-                counted.merge(key, addition.tally(), Tally::plus);
-            }
-        }
-    }
-
-    // a hold expired in this batch: given back, its ledger closed, its EXPIRED decision filed (sent later)
-    private void fileExpiry(RequestId id, StoredOriginal hold, HoldOutcome expiry) {
-        apply(expiry, hold.countedAt(id.businessKey()));
-        HoldLedger after = (HoldLedger) expiry.after();
-        originals.put(id, hold.with(after));
-        ledgers.put(id, new HoldLedgers.Saved(id, hold.accountId(), after, true));
-        BusinessKey key = id.businessKey();
-        Decision decision = Decision.expiry(
-                HoldTerms.expiryId(id.dedupeId()),
-                id.dedupeId(),
-                new EventFields(
-                        key.entityId(),
-                        key.channel(),
-                        key.direction(),
-                        hold.amount(),
-                        hold.currency(),
-                        after.expiresAt(),
-                        EventType.AUTHORIZATION,
-                        null,
-                        hold.accountId()),
-                after.expiresAt(),
-                expiry.released(),
-                after.counted(),
-                bucket,
-                decidedAt);
-        expiries.add(decision);
     }
 
     // what a follow-up reports as released: a reversal's whenever it applied, a capture's when its final
@@ -352,11 +265,6 @@ final class InOrderDecisions {
         return followUps;
     }
 
-    /** The expiries made here, to be filed and then sent by the sweep. */
-    List<Decision> expiries() {
-        return expiries;
-    }
-
     /** The INVALID events filed here (not the replays). */
     List<Decision> invalid() {
         return invalid;
@@ -372,17 +280,13 @@ final class InOrderDecisions {
         return decision.verdict() == Verdict.EXPIRED ? EXPIRY_ORDER : decidedOrder.get(RequestId.of(decision));
     }
 
-    /** What the batch counts anew per scope key, in the current hour. */
-    Map<ScopeKey, Tally> counted() {
-        return counted;
+    /** What the batch counts and gives back. */
+    BatchCounts counts() {
+        return counts;
     }
 
-    List<HourlyUsageRepository.Release> releases() {
-        return releases;
-    }
-
-    /** The ledgers as the batch leaves them. */
-    Collection<HoldLedgers.Saved> ledgers() {
-        return ledgers.values();
+    /** The ledgers it writes and the expiries it files. */
+    BatchHolds holds() {
+        return holds;
     }
 }

@@ -48,4 +48,10 @@ final class TestStores {
                 metrics,
                 new Failpoints("", 1));
     }
+
+    /** The expiry outbox on one data source. */
+    static ExpiryOutbox expiryOutbox(DataSource dataSource) {
+        JdbcTemplate db = new JdbcTemplate(dataSource);
+        return new ExpiryOutbox(new HoldLedgers(db), new RequestLogReader(), db);
+    }
 }
