@@ -260,10 +260,9 @@ class HoldsIT {
 
     @Test
     void sweepersAtOnceExpireAHoldOnce() throws Exception {
-        UUID account = UUID.randomUUID();
         BusinessKey card = cardKey();
         Instant expiresAt = START.plus(Duration.ofHours(1));
-        decide(withAccount(holdUntil(card, 900, expiresAt), account));
+        decide(holdUntil(card, 900, expiresAt));
         clock.set(expiresAt.plusSeconds(1));
         int sweepers = 4;
         List<SetDatabaseClock> clocks = java.util.stream.IntStream.range(0, sweepers)
@@ -290,8 +289,7 @@ class HoldsIT {
             clocks.forEach(SetDatabaseClock::close);
         }
         assertThat(counted(ScopeKey.of(card))).isEqualTo(new Tally(0, 0));
-        assertThat(counted(new ScopeKey(Scope.ACCOUNT, account, ScopeKey.ALL_CHANNELS, Direction.OUT)))
-                .isEqualTo(new Tally(0, 0));
+        assertThat(counted(entityOf(card))).isEqualTo(new Tally(0, 0));
         assertThat(db.queryForObject(
                         "SELECT count(*) FROM risk_request_log WHERE entity_id = ? AND type = 'EXPIRY'",
                         Long.class,
