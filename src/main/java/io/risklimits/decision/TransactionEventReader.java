@@ -31,7 +31,7 @@ public final class TransactionEventReader {
     static final long MAX_AMOUNT = 1_000_000_000_000_000L;
     private static final Pattern CHANNEL = Pattern.compile("[A-Z0-9_]{1,32}");
     private static final Pattern CURRENCY = Pattern.compile("[A-Z]{3}");
-    private static final int MAX_TIMESTAMP_LENGTH = 64;
+    static final int MAX_TIMESTAMP_LENGTH = 64;
     // PostgreSQL has no year 0 (1 BC comes before 1 AD), and the request log must store occurred_at as
     // read: an instant before the first of the year 1, in UTC, is INVALID rather than refused by the
     // database. The pattern's four-digit years, and the clock skew, bound it from above.
@@ -112,11 +112,13 @@ public final class TransactionEventReader {
         String eventCurrency = currency(root.get("currency"), errors);
         Instant occurredAt = occurredAt(root.get("occurred_at"), errors);
         EventType type = type(root.get("type"), errors);
-        UUID reverses = reverses(root.get("reverses"), type, dedupeId, errors);
-        UUID original = original(root.get("original"), type, dedupeId, root.get("reverses"), reverses, errors);
+        UUID reverses = FollowUpFields.reverses(root.get("reverses"), type, dedupeId, errors);
+        UUID original =
+                FollowUpFields.original(root.get("original"), type, dedupeId, root.get("reverses"), reverses, errors);
         UUID accountId = accountId(root.get("account_id"), errors);
-        Instant holdExpiresAt = holdExpiresAt(root.get("hold_expires_at"), type, occurredAt, errors);
-        Boolean isFinal = isFinal(root.get("final"), type, errors);
+        Instant holdExpiresAt =
+                FollowUpFields.holdExpiresAt(root.get("hold_expires_at"), type, occurredAt, maxHoldTtl, errors);
+        Boolean isFinal = FollowUpFields.isFinal(root.get("final"), type, errors);
         EventFields fields = new EventFields(
                 entityId,
                 channel,
@@ -164,129 +166,6 @@ public final class TransactionEventReader {
         }
         errors.add(new FieldError("type", "must be AUTHORIZATION, REVERSAL, CAPTURE or INCREMENT"));
         return null;
-    }
-
-    /**
-     * A reversal names its original here, in original, or in both when they are equal: another event's
-     * dedupe_id. Absent (or null) for every other type.
-     */
-    private static UUID reverses(JsonNode node, EventType type, UUID dedupeId, List<FieldError> errors) {
-        boolean absent = node == null || node.isNull();
-        if (type != EventType.REVERSAL) {
-            if (!absent && type != null) {
-                errors.add(new FieldError("reverses", "must be absent unless type is REVERSAL"));
-            }
-            return null;
-        }
-        if (absent) {
-            return null;
-        }
-        UUID reverses = JsonFields.uuidOrNull(node);
-        if (reverses == null) {
-            errors.add(new FieldError("reverses", "must be a UUID string"));
-            return null;
-        }
-        if (reverses.equals(dedupeId)) {
-            errors.add(new FieldError("reverses", "must be another event's dedupe_id, not the reversal's own"));
-            return null;
-        }
-        return reverses;
-    }
-
-    /**
-     * Required for a capture or an increment, optional for a reversal (which must then name its original
-     * in one of reverses and original, or the same in both), absent for an authorization; another event's
-     * dedupe_id.
-     */
-    private static UUID original(
-            JsonNode node,
-            EventType type,
-            UUID dedupeId,
-            JsonNode reversesNode,
-            UUID reverses,
-            List<FieldError> errors) {
-        boolean absent = node == null || node.isNull();
-        if (type == null) {
-            return absent ? null : JsonFields.uuidOrNull(node);
-        }
-        if (!type.isFollowUp()) {
-            if (!absent) {
-                errors.add(new FieldError("original", "must be absent for an AUTHORIZATION"));
-            }
-            return null;
-        }
-        boolean reversesAbsent = reversesNode == null || reversesNode.isNull();
-        if (absent) {
-            if (type != EventType.REVERSAL) {
-                errors.add(new FieldError("original", "is required for a " + type));
-            } else if (reversesAbsent) {
-                errors.add(new FieldError("reverses", "is required for a REVERSAL (or original)"));
-            }
-            return null;
-        }
-        UUID original = JsonFields.uuidOrNull(node);
-        if (original == null) {
-            errors.add(new FieldError("original", "must be a UUID string"));
-            return null;
-        }
-        if (original.equals(dedupeId)) {
-            errors.add(new FieldError("original", "must be another event's dedupe_id, not the event's own"));
-            return null;
-        }
-        if (reverses != null && !reverses.equals(original)) {
-            errors.add(new FieldError("original", "must equal reverses when a REVERSAL has both"));
-            return null;
-        }
-        return original;
-    }
-
-    /**
-     * Optional on an authorization or an increment: after occurred_at and at most risk.holds.max-ttl after
-     * it. Absent (or null) for every other type.
-     */
-    private Instant holdExpiresAt(JsonNode node, EventType type, Instant occurredAt, List<FieldError> errors) {
-        if (node == null || node.isNull()) {
-            return null;
-        }
-        if (type != null && type != EventType.AUTHORIZATION && type != EventType.INCREMENT) {
-            errors.add(new FieldError("hold_expires_at", "must be absent unless type is AUTHORIZATION or INCREMENT"));
-            return null;
-        }
-        String text = node.isString() ? node.stringValue() : null;
-        Instant expiresAt = text == null || text.length() > MAX_TIMESTAMP_LENGTH ? null : Rfc3339.instant(text);
-        if (expiresAt == null) {
-            errors.add(new FieldError("hold_expires_at", "must be an RFC 3339 timestamp, e.g. 2026-11-29T10:15:30Z"));
-            return null;
-        }
-        if (occurredAt != null && !expiresAt.isAfter(occurredAt)) {
-            errors.add(new FieldError("hold_expires_at", "must be after occurred_at"));
-            return null;
-        }
-        if (occurredAt != null && expiresAt.isAfter(occurredAt.plus(maxHoldTtl))) {
-            errors.add(new FieldError(
-                    "hold_expires_at", "must be at most " + maxHoldTtl + " (risk.holds.max-ttl) after occurred_at"));
-            return null;
-        }
-        return expiresAt;
-    }
-
-    /** Optional on a capture (true when absent or null), absent for every other type. */
-    private static Boolean isFinal(JsonNode node, EventType type, List<FieldError> errors) {
-        boolean absent = node == null || node.isNull();
-        if (type != EventType.CAPTURE) {
-            if (!absent && type != null) {
-                errors.add(new FieldError("final", "must be absent unless type is CAPTURE"));
-            }
-            return null;
-        }
-        if (absent) {
-            return true;
-        }
-        if (!node.isBoolean()) {
-            errors.add(new FieldError("final", "must be true or false"));
-            return null;
-        }
-        return node.booleanValue();
     }
 
     /** Optional: absent (or null) names no account, and the event counts at its key and entity alone. */
