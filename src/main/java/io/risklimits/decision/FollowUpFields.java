@@ -69,7 +69,8 @@ final class FollowUpFields {
         boolean reversesAbsent = reversesNode == null || reversesNode.isNull();
         if (absent) {
             if (type != EventType.REVERSAL) {
-                errors.add(new FieldError("original", "is required for a " + type));
+                errors.add(new FieldError(
+                        "original", "is required for " + (type == EventType.INCREMENT ? "an " : "a ") + type));
             } else if (reversesAbsent) {
                 errors.add(new FieldError("reverses", "is required for a REVERSAL (or original)"));
             }

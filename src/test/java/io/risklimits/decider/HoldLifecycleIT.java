@@ -46,8 +46,7 @@ class HoldLifecycleIT {
         capture.put("original", tipped.toString());
         String expiry = HoldTerms.expiryId(expiring).toString();
 
-        try (RunningService service =
-                        RunningService.start(topics, Map.of("risk.holds.sweep-interval", "1s"));
+        try (RunningService service = RunningService.start(topics, Map.of("risk.holds.sweep-interval", "1s"));
                 KafkaProducer<byte[], byte[]> producer = TestKafka.producer()) {
             send(producer, topics, Events.json(shortHold));
             send(producer, topics, Events.json(Events.event(tipped, entity, "CARD", "OUT", 1_000)));
@@ -72,8 +71,8 @@ class HoldLifecycleIT {
             assertThat(expired.json().get("original").stringValue()).isEqualTo(expiring.toString());
             assertThat(expired.json().get("released").get("amount").longValue()).isEqualTo(700);
             assertThat(expired.json().get("remaining").longValue()).isZero();
-            decided.forEach(message -> DecisionSchema.assertValidDecision(
-                    message.json().toString().getBytes(StandardCharsets.UTF_8)));
+            decided.forEach(message ->
+                    DecisionSchema.assertValidDecision(message.json().toString().getBytes(StandardCharsets.UTF_8)));
             assertThat(db.queryForObject(
                             "SELECT sum(sum_amount) FROM risk_hourly_agg WHERE entity_id = ?", Long.class, entity))
                     .as("the tipped authorization and its tip; the expired hold gave back its 700")
@@ -86,8 +85,9 @@ class HoldLifecycleIT {
                 .filter(message -> message.dedupeId().equals(dedupeId))
                 .toList();
         assertThat(mine).isNotEmpty();
-        assertThat(mine).allSatisfy(message -> assertThat(message.withoutReplayedFlag())
-                .isEqualTo(mine.get(0).withoutReplayedFlag()));
+        assertThat(mine)
+                .allSatisfy(message -> assertThat(message.withoutReplayedFlag())
+                        .isEqualTo(mine.get(0).withoutReplayedFlag()));
         return mine.get(0);
     }
 

@@ -563,7 +563,7 @@ class DecisionJsonTest {
                         .after();
         HoldOutcome expiry = HoldPolicy.expire(partlyCaptured, DECIDED_AT.plus(java.time.Duration.ofDays(7)))
                 .orElseThrow();
-        Decision decision = Decision.expiry(
+        Decision decision = ExpiryDecision.of(
                 UUID.nameUUIDFromBytes(HOLD_ID.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)),
                 HOLD_ID,
                 new EventFields(
@@ -659,7 +659,7 @@ class DecisionJsonTest {
         byte[] approvedHold = DecisionJson.message(Decision.limitChecked(
                         authorizationOfTheAccount(1_000), Outcome.approved(), USAGE, LIMITS, BUCKET, DECIDED_AT)
                 .asHoldUntil(HOLD_EXPIRES_AT));
-        byte[] expiry = DecisionJson.message(Decision.expiry(
+        byte[] expiry = DecisionJson.message(ExpiryDecision.of(
                 DEDUPE_ID,
                 HOLD_ID,
                 new EventFields(ENTITY_ID, "CARD", Direction.OUT, 1_000L, "USD", HOLD_DECIDED_AT),

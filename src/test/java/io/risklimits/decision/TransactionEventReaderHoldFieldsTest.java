@@ -175,7 +175,7 @@ class TransactionEventReaderHoldFieldsTest {
         return Stream.of(
                 // original
                 invalid("original", "is required for a CAPTURE", e -> e.put("type", "CAPTURE")),
-                invalid("original", "is required for a INCREMENT", e -> {
+                invalid("original", "is required for an INCREMENT", e -> {
                     e.put("type", "INCREMENT");
                     e.put("original", null);
                 }),

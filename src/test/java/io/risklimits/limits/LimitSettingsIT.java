@@ -57,11 +57,10 @@ class LimitSettingsIT {
         try {
             insertLimit("month");
 
-            assertThatThrownBy(
-                            () -> RunningService.start(
-                                    RunningService.Topics.unique(),
-                                    // holds must expire within retention, so their longest time goes below it
-                                    Map.of("risk.retention", "30d", "risk.holds.max-ttl", "7d")))
+            assertThatThrownBy(() -> RunningService.start(
+                            RunningService.Topics.unique(),
+                            // holds must expire within retention, so their longest time goes below it
+                            Map.of("risk.retention", "30d", "risk.holds.max-ttl", "7d")))
                     .rootCause()
                     .hasMessageContaining("risk.retention is 30d but a limit uses the month window");
         } finally {

@@ -4,9 +4,9 @@ import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.EventFields;
 import io.risklimits.decision.EventType;
+import io.risklimits.decision.ExpiryDecision;
 import io.risklimits.decision.ScopeKey;
 import io.risklimits.decision.Tally;
-import io.risklimits.decision.Verdict;
 import io.risklimits.decision.hold.HoldLedger;
 import io.risklimits.decision.hold.HoldOutcome;
 import io.risklimits.decision.hold.HoldPolicy;
@@ -109,43 +109,27 @@ final class BatchHolds {
         expiries.add(expiryDecision(id, hold, after, expiry.released()));
     }
 
-    // filed and published under the hold's business key, with a dedupe_id of its own derived from the
-    // authorization's (the same wherever and however often it is made); it echoes the authorization's
-    // amount, currency and account, occurred at the expiry, and reads no usage and applies no limits
     private Decision expiryDecision(RequestId id, StoredOriginal hold, HoldLedger after, Tally released) {
         BusinessKey key = id.businessKey();
-        EventFields fields = new EventFields(
+        EventFields authorization = new EventFields(
                 key.entityId(),
                 key.channel(),
                 key.direction(),
                 hold.amount(),
                 hold.currency(),
-                after.expiresAt(),
-                EventType.EXPIRY,
                 null,
-                hold.accountId(),
-                id.dedupeId(),
+                EventType.AUTHORIZATION,
                 null,
-                null);
-        return new Decision(
+                hold.accountId());
+        return ExpiryDecision.of(
                 HoldTerms.expiryId(id.dedupeId()),
-                fields,
-                Verdict.EXPIRED,
-                null,
-                List.of(),
-                null,
-                null,
-                bucket,
-                decidedAt,
+                id.dedupeId(),
+                authorization,
+                after.expiresAt(),
                 released,
                 after.counted(),
-                List.of(),
-                null,
-                List.of(),
-                after.expiresAt(),
-                null,
-                null,
-                false);
+                bucket,
+                decidedAt);
     }
 
     /** The ledgers as the batch leaves them. */

@@ -231,12 +231,12 @@ final class InOrderDecisions {
         return LimitPolicy.decideIncrement(event.amount(), holdTotal, checks).reason();
     }
 
-    // what a follow-up reports as released: a reversal's whenever it applied, a capture's when its final
-    // capture gave back what was still held
+    // what a follow-up reports as released: a reversal's whenever it applied, a final capture's when it
+    // gave back what was still held
     private static Tally releasedOf(TransactionEvent event, HoldOutcome outcome) {
         return switch (outcome.verdict()) {
             case RELEASED -> outcome.released();
-            case CAPTURED -> event.isFinal() ? outcome.released() : null;
+            case CAPTURED -> outcome.releases().isEmpty() ? null : outcome.released();
             default -> null;
         };
     }
