@@ -441,7 +441,7 @@ class OperatorCliIT {
         assertThat(authorization.exitCode()).as(authorization.toString()).isZero();
         assertThat(authorization.out())
                 .containsPattern("type\\s+AUTHORIZATION")
-                .containsPattern(reversalId + "\\s+RELEASED\\s+-\\s+400\\s+400")
+                .containsPattern(reversalId + "\\s+REVERSAL\\s+RELEASED\\s+-\\s+400\\s+400")
                 .contains("remaining: 600 of 1000 still counted");
         assertThat(reversal.exitCode()).as(reversal.toString()).isZero();
         assertThat(reversal.out())
