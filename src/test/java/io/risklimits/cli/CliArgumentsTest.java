@@ -47,6 +47,10 @@ class CliArgumentsTest {
             limits show --scope account_channel --account 6f1c1a9e-3d2b-4c1e-9a47-2b5f0c7d8e11               | need --channel
             explain not-a-uuid                                                                               | 'not-a-uuid' is not a UUID
             explain                                                                                          | DEDUPE_ID
+            holds --channel CARD --direction OUT                                                             | --entity-id
+            holds --entity-id 42 --channel CARD --direction OUT                                              | '42' is not a UUID
+            holds --entity-id 6f1c1a9e-3d2b-4c1e-9a47-2b5f0c7d8e11 --channel card --direction OUT           | 'card' is not a channel
+            holds --entity-id 6f1c1a9e-3d2b-4c1e-9a47-2b5f0c7d8e11 --channel CARD                           | --direction
             archive --window-minutes 0                                                                       | --window-minutes must be 1 .. 1440
             archive --max-windows 0                                                                          | --max-windows must be 1 or more
             archive-status --retention soon                                                                  | expected a duration
@@ -186,7 +190,8 @@ class CliArgumentsTest {
         CliRun run = CliRun.of("help");
 
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).contains("limits", "explain", "archive", "archive-status", "send-event", "backtest");
+        assertThat(run.out())
+                .contains("limits", "explain", "holds", "archive", "archive-status", "send-event", "backtest");
     }
 
     private static final String AUTHORIZATION_ID = "7b75c0de-1f7a-4b8e-9d36-0c5a3c1e2f10";
