@@ -71,9 +71,8 @@ class LimitSettingsIT {
     @Test
     void theArchiverRefusesToDeleteWhenAMonthWindowWasAddedSinceStartUp() {
         RunningService.Topics topics = RunningService.Topics.unique();
-        try (RunningService service =
-                RunningService.start(
-                        topics, Map.of("risk.roles", "archiver", "risk.retention", "30d", "risk.holds.max-ttl", "7d"))) {
+        try (RunningService service = RunningService.start(
+                topics, Map.of("risk.roles", "archiver", "risk.retention", "30d", "risk.holds.max-ttl", "7d"))) {
             insertLimit("month");
 
             JsonNode result = runArchiveCommand(topics);

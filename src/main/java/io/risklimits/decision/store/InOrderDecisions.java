@@ -117,7 +117,15 @@ final class InOrderDecisions {
                     answers.add(differing.isEmpty() ? earlier.asReplay() : earlier.asConflictingReplay(differing));
                     continue;
                 }
-                decision = event.isFollowUp() ? followUp(event) : authorize(event, followUpsInBatch);
+                if (event.isFollowUp()) {
+                    decision = followUp(event);
+                    if (followUpsInBatch) {
+                        // a later follow-up in this batch may name it: it is not an approved authorization
+                        holds.decided(id, Original.NoLedger.NOT_APPROVED, null, 0, null);
+                    }
+                } else {
+                    decision = authorize(event, followUpsInBatch);
+                }
             } else {
                 if (earlier != null) {
                     answers.add(earlier.asReplay());

@@ -172,6 +172,19 @@ class HoldsIT {
                 .isEqualTo(Reason.ORIGINAL_NOT_FOUND);
     }
 
+    /** A follow-up decided earlier in the batch is no approved authorization for a later one to name. */
+    @Test
+    void aFollowUpEarlierInTheBatchIsNotAnApprovedOriginal() {
+        BusinessKey key = cardKey();
+        TransactionEvent authorization = authorization(key, 500);
+        TransactionEvent reversal = reversal(key, authorization, 100);
+
+        List<Decision> decided = store.decideAll(
+                List.of(authorization, reversal, increment(key, reversal, 10, null)), any -> Limits.NONE);
+
+        assertThat(decided.get(2).reason()).isEqualTo(Reason.ORIGINAL_NOT_APPROVED);
+    }
+
     @Test
     void aReversalOfAHoldReleasesTheMostRecentlyCountedPartFirst() {
         BusinessKey key = cardKey();
@@ -256,6 +269,38 @@ class HoldsIT {
         assertThat(store.expireDueHolds(Set.of(card))).isOne();
         assertThat(counted(accountScope)).isEqualTo(new Tally(500, 1));
         assertThat(counted(ScopeKey.of(card))).isEqualTo(new Tally(0, 0));
+    }
+
+    /**
+     * Another worker remembers the key's window starts while the hold counts, 30 hours after it was
+     * counted; the hold's expiry, made by this worker's sweep, gives back into an hour before the 24-hour
+     * window's start: the other worker must read the starts again, or its 24-hour usage would drop by
+     * what was given back to an hour outside the window.
+     */
+    @Test
+    void anotherWorkersRememberedWindowStartsSeeAnExpiry() {
+        BusinessKey key = cardKey();
+        Instant expiresAt = START.plus(Duration.ofHours(31));
+        decide(holdUntil(key, 700, expiresAt));
+        Instant dayLater = START.plus(Duration.ofHours(30));
+        try (SetDatabaseClock otherClock = new SetDatabaseClock(dayLater)) {
+            BatchDecisionStore other = TestStores.batchDecisionStore(otherClock.dataSource(), otherClock.clock());
+            clock.set(dayLater);
+            decide(authorization(key, 100));
+            Decision before = other.decideAll(List.of(authorization(key, 10)), any -> Limits.NONE)
+                    .get(0);
+            clock.set(expiresAt.plusSeconds(1));
+            otherClock.set(expiresAt.plusSeconds(2));
+
+            assertThat(store.expireDueHolds(Set.of(key))).isOne();
+            Decision after = other.decideAll(List.of(authorization(key, 10)), any -> Limits.NONE)
+                    .get(0);
+
+            assertThat(before.usage().of(Window.LAST_24_HOURS)).isEqualTo(new Tally(100, 1));
+            assertThat(before.usage().of(Window.LAST_7_DAYS)).isEqualTo(new Tally(800, 2));
+            assertThat(after.usage().of(Window.LAST_24_HOURS)).isEqualTo(new Tally(110, 2));
+            assertThat(after.usage().of(Window.LAST_7_DAYS)).isEqualTo(new Tally(110, 2));
+        }
     }
 
     @Test
