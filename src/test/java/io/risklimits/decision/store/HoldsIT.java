@@ -273,20 +273,22 @@ class HoldsIT {
 
     /**
      * Another worker remembers the key's window starts while the hold counts, 30 hours after it was
-     * counted; the hold's expiry, made by this worker's sweep, gives back into an hour before the 24-hour
-     * window's start: the other worker must read the starts again, or its 24-hour usage would drop by
-     * what was given back to an hour outside the window.
+     * counted; the hold's expiry in the same hour, made by this worker's sweep, gives back into an hour
+     * before the 24-hour window's start: the other worker must read the starts again, or its 24-hour
+     * usage would drop by what was given back to an hour outside the window.
      */
     @Test
     void anotherWorkersRememberedWindowStartsSeeAnExpiry() {
         BusinessKey key = cardKey();
-        Instant expiresAt = START.plus(Duration.ofHours(31));
-        decide(holdUntil(key, 700, expiresAt));
         Instant dayLater = START.plus(Duration.ofHours(30));
+        // in the same hour as dayLater: the other worker's remembered starts hold for that hour
+        Instant expiresAt = dayLater.plus(Duration.ofMinutes(20));
+        decide(holdUntil(key, 700, expiresAt));
         try (SetDatabaseClock otherClock = new SetDatabaseClock(dayLater)) {
             BatchDecisionStore other = TestStores.batchDecisionStore(otherClock.dataSource(), otherClock.clock());
             clock.set(dayLater);
-            decide(authorization(key, 100));
+            // more in the window than the hold gives back outside it, so a stale start would not go below zero
+            decide(authorization(key, 1_000));
             Decision before = other.decideAll(List.of(authorization(key, 10)), any -> Limits.NONE)
                     .get(0);
             clock.set(expiresAt.plusSeconds(1));
@@ -296,10 +298,10 @@ class HoldsIT {
             Decision after = other.decideAll(List.of(authorization(key, 10)), any -> Limits.NONE)
                     .get(0);
 
-            assertThat(before.usage().of(Window.LAST_24_HOURS)).isEqualTo(new Tally(100, 1));
-            assertThat(before.usage().of(Window.LAST_7_DAYS)).isEqualTo(new Tally(800, 2));
-            assertThat(after.usage().of(Window.LAST_24_HOURS)).isEqualTo(new Tally(110, 2));
-            assertThat(after.usage().of(Window.LAST_7_DAYS)).isEqualTo(new Tally(110, 2));
+            assertThat(before.usage().of(Window.LAST_24_HOURS)).isEqualTo(new Tally(1_000, 1));
+            assertThat(before.usage().of(Window.LAST_7_DAYS)).isEqualTo(new Tally(1_700, 2));
+            assertThat(after.usage().of(Window.LAST_24_HOURS)).isEqualTo(new Tally(1_010, 2));
+            assertThat(after.usage().of(Window.LAST_7_DAYS)).isEqualTo(new Tally(1_010, 2));
         }
     }
 
