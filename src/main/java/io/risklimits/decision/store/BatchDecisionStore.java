@@ -176,7 +176,7 @@ public class BatchDecisionStore {
         RoundTrip writes = new RoundTrip(jdbc);
         hourlyUsage.addToBuckets(
                 decided.counts().counted(), read.bucket(), read.reading().latestBuckets(), writes);
-        hourlyUsage.releaseFromBuckets(decided.counts().releases(), writes);
+        hourlyUsage.releaseFromBuckets(decided.counts().releases(), read.bucket(), writes);
         holdLedgers.saveAll(decided.holds().ledgers(), writes);
         RequestLogWriter.Batch batch =
                 new RequestLogWriter.Batch(decided::decidedOrder, read.bucket(), read.decidedAt());

@@ -2,6 +2,7 @@ package io.risklimits.decision.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.Direction;
@@ -302,6 +303,39 @@ class HoldsIT {
             assertThat(before.usage().of(Window.LAST_7_DAYS)).isEqualTo(new Tally(1_700, 2));
             assertThat(after.usage().of(Window.LAST_24_HOURS)).isEqualTo(new Tally(1_010, 2));
             assertThat(after.usage().of(Window.LAST_7_DAYS)).isEqualTo(new Tally(1_010, 2));
+        }
+    }
+
+    /**
+     * A final capture gives back the rest of a hold counted this hour: every window holds this hour, so no
+     * window's start moved, and another worker keeps the starts it remembers (no read) and its usage right.
+     */
+    @Test
+    void aReleaseIntoTheCurrentHourLeavesRememberedWindowStartsValid() {
+        BusinessKey key = cardKey();
+        clock.set(START.minus(Duration.ofHours(3)));
+        decide(authorization(key, 50));
+        clock.set(START);
+        TransactionEvent hold = authorization(key, 1_000);
+        decide(hold);
+        SimpleMeterRegistry otherMeters = new SimpleMeterRegistry();
+        try (SetDatabaseClock otherClock = new SetDatabaseClock(START.plusSeconds(1))) {
+            BatchDecisionStore other =
+                    TestStores.batchDecisionStore(otherClock.dataSource(), otherClock.clock(), otherMeters);
+            other.decideAll(List.of(authorization(key, 10)), any -> Limits.NONE);
+
+            decide(capture(key, hold, 400, true));
+            Decision after = other.decideAll(List.of(authorization(key, 10)), any -> Limits.NONE)
+                    .get(0);
+
+            assertThat(after.usage().of(Window.LAST_24_HOURS)).isEqualTo(new Tally(460, 3));
+            assertThat(otherMeters
+                            .get("risk.decider.window.starts")
+                            .tag("source", "read")
+                            .counter()
+                            .count())
+                    .as("the key and its entity read once, at first sight")
+                    .isEqualTo(2);
         }
     }
 
