@@ -40,30 +40,37 @@ class HoldLedgers {
     // The open holds counted at these entity and account scopes that are due by the batch's decision time
     // (the clock its last lock function read, risk_batch_decided_at): the batch expires its own keys' and
     // leaves the others' out of the usage it decides with. Each scope key is one probe of a partial index
-    // of the open holds, so a batch with none due pays a probe per scope key. An account scope key names
-    // the account and direction; its channel is left to the caller.
+    // of the open holds (LATERAL: whatever the statistics say of the table), so a batch with none due
+    // pays a probe per scope key. An account scope key names the account and direction; its channel is
+    // left to the caller.
     private static final String SELECT_DUE = """
             SELECT ledger.entity_id, ledger.channel_code, ledger.direction_code, ledger.dedupe_id,
                    ledger.account_id, %1$s, authorization_row.amount, authorization_row.currency
-            FROM (SELECT ledger.*
+            FROM (SELECT due.*
                   FROM unnest(CAST(:entityIds AS uuid[]), CAST(:entityDirections AS text[]))
                        AS entity (entity_id, direction_code)
-                  JOIN risk_authorization_ledger ledger
-                    ON ledger.entity_id = entity.entity_id AND ledger.direction_code = entity.direction_code
-                  WHERE ledger.status = 'OPEN' AND ledger.expires_at IS NOT NULL
-                    AND ledger.expires_at <= risk_batch_decided_at()
+                  CROSS JOIN LATERAL (SELECT ledger.*
+                                      FROM risk_authorization_ledger ledger
+                                      WHERE ledger.entity_id = entity.entity_id
+                                        AND ledger.direction_code = entity.direction_code
+                                        AND ledger.status = 'OPEN' AND ledger.expires_at IS NOT NULL
+                                        AND ledger.expires_at <= risk_batch_decided_at()) AS due
                   UNION ALL
-                  SELECT ledger.*
+                  SELECT due.*
                   FROM unnest(CAST(:accountIds AS uuid[]), CAST(:accountDirections AS text[]))
                        AS account (account_id, direction_code)
-                  JOIN risk_authorization_ledger ledger
-                    ON ledger.account_id = account.account_id AND ledger.direction_code = account.direction_code
-                  WHERE ledger.status = 'OPEN' AND ledger.expires_at IS NOT NULL
-                    AND ledger.expires_at <= risk_batch_decided_at()) AS ledger
-            JOIN risk_request_log authorization_row
-              ON (authorization_row.entity_id, authorization_row.channel_code, authorization_row.direction_code,
-                  authorization_row.dedupe_id)
-               = (ledger.entity_id, ledger.channel_code, ledger.direction_code, ledger.dedupe_id)
+                  CROSS JOIN LATERAL (SELECT ledger.*
+                                      FROM risk_authorization_ledger ledger
+                                      WHERE ledger.account_id = account.account_id
+                                        AND ledger.direction_code = account.direction_code
+                                        AND ledger.status = 'OPEN' AND ledger.expires_at IS NOT NULL
+                                        AND ledger.expires_at <= risk_batch_decided_at()) AS due) AS ledger
+            CROSS JOIN LATERAL (SELECT original.amount, original.currency
+                                FROM risk_request_log original
+                                WHERE original.entity_id = ledger.entity_id
+                                  AND original.channel_code = ledger.channel_code
+                                  AND original.direction_code = ledger.direction_code
+                                  AND original.dedupe_id = ledger.dedupe_id) AS authorization_row
             """.formatted(LEDGER_COLUMNS);
 
     // A batch's ledgers as its decisions left them, one row per authorization. expiry_published turns

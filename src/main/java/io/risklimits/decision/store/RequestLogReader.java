@@ -42,7 +42,8 @@ class RequestLogReader {
     // authorization without a ledger was never a hold nor acted on by a capture or an increment: what is
     // counted of it is its amount minus what its RELEASED reversals gave back
     // (risk_request_log_releases_idx), in its bucket, as in version 2. A missing row is an original that
-    // is unknown under the key, or past retention. The row found stays locked until the commit, so the
+    // is unknown under the key, or past retention. Each ledger is one probe of its primary key, whatever
+    // the statistics say of the table (LATERAL). The row found stays locked until the commit, so the
     // archiver, which deletes a window's audit rows before its buckets, cannot delete the original's hour
     // before its release is written; a row the archiver is deleting is skipped (past retention) rather
     // than waited for.
@@ -61,9 +62,12 @@ class RequestLogReader {
                    original.bucket_ts, original.account_id, ledger.dedupe_id AS ledger_id,
                    %s
             FROM risk_request_log original
-            LEFT JOIN risk_authorization_ledger ledger
-              ON (ledger.entity_id, ledger.channel_code, ledger.direction_code, ledger.dedupe_id)
-               = (original.entity_id, original.channel_code, original.direction_code, original.dedupe_id)
+            LEFT JOIN LATERAL (SELECT ledger.*
+                               FROM risk_authorization_ledger ledger
+                               WHERE ledger.entity_id = original.entity_id
+                                 AND ledger.channel_code = original.channel_code
+                                 AND ledger.direction_code = original.direction_code
+                                 AND ledger.dedupe_id = original.dedupe_id) AS ledger ON true
             WHERE (original.entity_id, original.channel_code, original.direction_code, original.dedupe_id) IN (
                 SELECT * FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]),
                                      CAST(:directions AS text[]), CAST(:dedupeIds AS uuid[])))
