@@ -42,8 +42,9 @@ class RequestLogReader {
     // authorization without a ledger was never a hold nor acted on by a capture or an increment: what is
     // counted of it is its amount minus what its RELEASED reversals gave back
     // (risk_request_log_releases_idx), in its bucket, as in version 2. A missing row is an original that
-    // is unknown under the key, or past retention. Each ledger is one probe of its primary key, whatever
-    // the statistics say of the table (LATERAL). The row found stays locked until the commit, so the
+    // is unknown under the key, or past retention. Each original and its ledger are one probe of their
+    // primary keys each, whatever the statistics say of the tables (LATERAL). The row found stays locked until the
+    // commit, so the
     // archiver, which deletes a window's audit rows before its buckets, cannot delete the original's hour
     // before its release is written; a row the archiver is deleting is skipped (past retention) rather
     // than waited for.
@@ -61,17 +62,23 @@ class RequestLogReader {
                    END AS released,
                    original.bucket_ts, original.account_id, ledger.dedupe_id AS ledger_id,
                    %s
-            FROM risk_request_log original
+            FROM (SELECT DISTINCT *
+                  FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]),
+                              CAST(:directions AS text[]), CAST(:dedupeIds AS uuid[])))
+                 AS named (entity_id, channel_code, direction_code, dedupe_id)
+            CROSS JOIN LATERAL (SELECT *
+                                FROM risk_request_log original
+                                WHERE original.entity_id = named.entity_id
+                                  AND original.channel_code = named.channel_code
+                                  AND original.direction_code = named.direction_code
+                                  AND original.dedupe_id = named.dedupe_id
+                                FOR KEY SHARE SKIP LOCKED) AS original
             LEFT JOIN LATERAL (SELECT ledger.*
                                FROM risk_authorization_ledger ledger
                                WHERE ledger.entity_id = original.entity_id
                                  AND ledger.channel_code = original.channel_code
                                  AND ledger.direction_code = original.direction_code
                                  AND ledger.dedupe_id = original.dedupe_id) AS ledger ON true
-            WHERE (original.entity_id, original.channel_code, original.direction_code, original.dedupe_id) IN (
-                SELECT * FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]),
-                                     CAST(:directions AS text[]), CAST(:dedupeIds AS uuid[])))
-            FOR KEY SHARE OF original SKIP LOCKED
             """.formatted(HoldLedgers.LEDGER_COLUMNS);
 
     /**
