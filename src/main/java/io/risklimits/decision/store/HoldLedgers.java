@@ -54,7 +54,7 @@ class HoldLedgers {
                                       WHERE ledger.entity_id = entity.entity_id
                                         AND ledger.direction_code = entity.direction_code
                                         AND ledger.status = 'OPEN' AND ledger.expires_at IS NOT NULL
-                                        AND ledger.expires_at <= risk_batch_decided_at()) AS due
+                                        AND ledger.expires_at <= (SELECT risk_batch_decided_at())) AS due
                   UNION ALL
                   SELECT due.*
                   FROM unnest(CAST(:accountIds AS uuid[]), CAST(:accountDirections AS text[]))
@@ -64,7 +64,7 @@ class HoldLedgers {
                                       WHERE ledger.account_id = account.account_id
                                         AND ledger.direction_code = account.direction_code
                                         AND ledger.status = 'OPEN' AND ledger.expires_at IS NOT NULL
-                                        AND ledger.expires_at <= risk_batch_decided_at()) AS due) AS ledger
+                                        AND ledger.expires_at <= (SELECT risk_batch_decided_at())) AS due) AS ledger
             CROSS JOIN LATERAL (SELECT original.amount, original.currency
                                 FROM risk_request_log original
                                 WHERE original.entity_id = ledger.entity_id

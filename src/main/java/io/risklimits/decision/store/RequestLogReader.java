@@ -51,7 +51,8 @@ class RequestLogReader {
     private static final String SELECT_ORIGINALS = """
             SELECT original.entity_id, original.channel_code, original.direction_code, original.dedupe_id,
                    original.type, original.decision, original.amount, original.currency,
-                   CASE WHEN ledger.dedupe_id IS NULL
+                   CASE WHEN ledger.dedupe_id IS NULL AND original.type = 'AUTHORIZATION'
+                             AND original.decision = 'APPROVED'
                         THEN coalesce((SELECT sum(reversal.released_amount)
                                        FROM risk_request_log reversal
                                        WHERE reversal.entity_id = original.entity_id
