@@ -88,7 +88,10 @@ AS $$
 $$;
 
 -- As in V6, and each step now also keeps the clock it returns as the batch's decision time
--- (transaction-local, so it cannot leak to the next transaction on a pooled connection).
+-- (transaction-local, so it cannot leak to the next transaction on a pooled connection). The batch's
+-- statements find their rows by key; the begin also turns sequential scans off for the rest of the
+-- transaction, so a plan made while a table looked empty (a new table such as the ledgers, or one
+-- whose statistics were taken between deletes) probes its keys rather than scanning it whole per row.
 CREATE OR REPLACE FUNCTION risk_begin_scoped_batch_decision(
     entity_ids uuid[], channel_codes text[], direction_codes text[],
     scopes text[], owner_ids uuid[], scope_channel_codes text[], scope_direction_codes text[])
@@ -110,6 +113,7 @@ BEGIN
         FROM unnest(scopes, owner_ids, scope_channel_codes, scope_direction_codes)
              AS scope_key (scope, owner_id, channel_code, direction_code)));
     PERFORM set_config('risk.running_totals_written_by', 'statement', true);
+    PERFORM set_config('enable_seqscan', 'off', true);
     RETURN QUERY SELECT CAST(set_config('risk.batch_decided_at', CAST(clock_timestamp() AS text), true)
                              AS timestamptz);
 END

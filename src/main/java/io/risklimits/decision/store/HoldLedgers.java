@@ -40,7 +40,7 @@ class HoldLedgers {
     // The open holds counted at these entity and account scopes that are due by the batch's decision time
     // (the clock its last lock function read, risk_batch_decided_at): the batch expires its own keys' and
     // leaves the others' out of the usage it decides with. Each scope key is one probe of a partial index
-    // of the open holds (LATERAL: whatever the statistics say of the table), so a batch with none due
+    // of the open holds, so a batch with none due
     // pays a probe per scope key. An account scope key names the account and direction; its channel is
     // left to the caller.
     private static final String SELECT_DUE = """
@@ -70,7 +70,8 @@ class HoldLedgers {
                                 WHERE original.entity_id = ledger.entity_id
                                   AND original.channel_code = ledger.channel_code
                                   AND original.direction_code = ledger.direction_code
-                                  AND original.dedupe_id = ledger.dedupe_id) AS authorization_row
+                                  AND original.dedupe_id = ledger.dedupe_id
+                                OFFSET 0) AS authorization_row
             """.formatted(LEDGER_COLUMNS);
 
     // A batch's ledgers as its decisions left them, one row per authorization. expiry_published turns

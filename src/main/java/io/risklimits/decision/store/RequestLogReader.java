@@ -43,7 +43,10 @@ class RequestLogReader {
     // counted of it is its amount minus what its RELEASED reversals gave back
     // (risk_request_log_releases_idx), in its bucket, as in version 2. A missing row is an original that
     // is unknown under the key, or past retention. Each original and its ledger are one probe of their
-    // primary keys each, whatever the statistics say of the tables (LATERAL). The row found stays locked until the
+    // primary keys each, whatever the statistics say of the tables: each LATERAL subquery is planned on
+    // its own (FOR KEY SHARE, OFFSET 0), so the planner cannot turn it into a join that reads a table
+    // thought empty (a new one, or one analyzed between deletes) once in full per original. The row found stays locked
+    // until the
     // commit, so the
     // archiver, which deletes a window's audit rows before its buckets, cannot delete the original's hour
     // before its release is written; a row the archiver is deleting is skipped (past retention) rather
@@ -79,7 +82,8 @@ class RequestLogReader {
                                WHERE ledger.entity_id = original.entity_id
                                  AND ledger.channel_code = original.channel_code
                                  AND ledger.direction_code = original.direction_code
-                                 AND ledger.dedupe_id = original.dedupe_id) AS ledger ON true
+                                 AND ledger.dedupe_id = original.dedupe_id
+                               OFFSET 0) AS ledger ON true
             """.formatted(HoldLedgers.LEDGER_COLUMNS);
 
     /**
