@@ -30,6 +30,14 @@ class WindowDeleter {
               AND key_hash BETWEEN :firstHash AND :lastHash
             """;
 
+    // the ledgers of the authorizations of the window (risk_authorization_ledger.bucket_ts is the
+    // authorization's): once its audit row is gone no follow-up finds the authorization, nor its ledger
+    private static final String LEDGER_ROWS = """
+            FROM risk_authorization_ledger
+            WHERE bucket_ts >= :from AND bucket_ts < :to
+              AND key_hash BETWEEN :firstHash AND :lastHash
+            """;
+
     private static final String AGG_ROWS = """
             FROM risk_hourly_agg
             WHERE bucket_ts >= :from AND bucket_ts < :to
@@ -130,6 +138,10 @@ class WindowDeleter {
      */
     private Deleted keyRows(HashSlots.Slot slot, LocalDateTime from, LocalDateTime to, boolean dryRun) {
         long logRows = rows(LOG_ROWS, slot, from, to, dryRun);
+        if (!dryRun) {
+            // not reported: a ledger goes with its authorization's audit row, which is
+            rows(LEDGER_ROWS, slot, from, to, false);
+        }
         if (slot.index() == 0) {
             logRows += rows(KEYLESS_LOG_ROWS, slot, from, to, dryRun);
         }

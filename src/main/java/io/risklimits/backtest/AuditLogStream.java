@@ -15,8 +15,8 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
 /**
- * Reads the audit log for a backtest, in one streaming query over one snapshot: every authorization
- * and reversal decided before the period's end, of the keys that have one inside the period, key by
+ * Reads the audit log for a backtest, in one streaming query over one snapshot: every authorization,
+ * follow-up and expiry decided before the period's end, of the keys that have one inside the period, key by
  * key in the order they were decided. Only one key's rows are held at a time.
  *
  * <p>It runs against a live database without holding up the decider: one READ ONLY transaction at
@@ -42,7 +42,8 @@ public final class AuditLogStream {
             SELECT log.entity_id, log.channel_code, log.direction_code, log.dedupe_id, log.type, log.decision,
                    log.reason, log.amount, log.reverses, log.released_amount, log.released_count,
                    CAST(extract(epoch FROM log.bucket_ts) AS bigint) / 3600 AS bucket_hour,
-                   log.decided_at >= :from AS in_period
+                   log.decided_at >= :from AS in_period, log.decided_at, log.original, log.hold_expires_at,
+                   log.asked_hold_expires_at, log.final, log.captured, log.over_captured
             FROM period_keys
             JOIN risk_request_log AS log USING (entity_id, channel_code, direction_code)
             WHERE log.decided_at < :to
@@ -55,7 +56,8 @@ public final class AuditLogStream {
             SELECT log.entity_id, log.channel_code, log.direction_code, log.account_id, log.dedupe_id, log.type,
                    log.decision, log.reason, log.amount, log.reverses, log.released_amount, log.released_count,
                    CAST(extract(epoch FROM log.bucket_ts) AS bigint) / 3600 AS bucket_hour,
-                   log.decided_at >= :from AS in_period
+                   log.decided_at >= :from AS in_period, log.decided_at, log.original, log.hold_expires_at,
+                   log.asked_hold_expires_at, log.final, log.captured, log.over_captured
             FROM risk_request_log AS log
             WHERE log.decided_at < :to
               AND log.decision <> 'INVALID'

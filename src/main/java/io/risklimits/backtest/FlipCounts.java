@@ -2,14 +2,16 @@ package io.risklimits.backtest;
 
 import io.risklimits.decision.Outcome;
 import io.risklimits.decision.Reason;
-import io.risklimits.decision.ReversalPolicy;
 import io.risklimits.decision.Verdict;
+import io.risklimits.decision.hold.HoldOutcome;
+import io.risklimits.decision.hold.HoldVerdict;
 import java.util.EnumMap;
 import java.util.Map;
 
 /**
  * What deciding rows again changed, counted for the keys reported under one scope: each authorization
- * and reversal decided again against its stored decision, and the reversals whose original was archived.
+ * (an increment counting as one) and reversal decided again against its stored decision, and the
+ * follow-ups whose original was archived.
  */
 final class FlipCounts {
 
@@ -37,17 +39,24 @@ final class FlipCounts {
         }
     }
 
-    /** A reversal decided again. */
-    void reversal(AuditRow row, ReversalPolicy.Outcome outcome) {
+    /** A reversal decided again: released now, or rejected. */
+    void reversal(AuditRow row, boolean released) {
         reversals++;
-        if (row.storedVerdict() == Verdict.RELEASED && !outcome.isReleased()) {
+        if (row.storedVerdict() == Verdict.RELEASED && !released) {
             releasedToRejected = releasedToRejected.plusOne(row.amount());
-        } else if (row.storedVerdict() == Verdict.REJECTED && outcome.isReleased()) {
+        } else if (row.storedVerdict() == Verdict.REJECTED && released) {
             rejectedToReleased = rejectedToReleased.plusOne(row.amount());
         }
     }
 
-    /** A released reversal whose original has been archived since: not decided again. */
+    /** An increment's outcome as an authorization's: approved, or rejected for the limit or the hold rule. */
+    static Outcome outcomeOf(HoldOutcome increment) {
+        return increment.verdict() == HoldVerdict.APPROVED
+                ? Outcome.approved()
+                : Outcome.rejectedFor(Reason.valueOf(increment.reason().code()));
+    }
+
+    /** A released reversal or approved increment whose original has been archived since: not decided again. */
     void originalArchived(AuditRow row) {
         originalArchived = originalArchived.plusOne(row.amount());
     }

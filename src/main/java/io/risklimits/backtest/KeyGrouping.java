@@ -7,6 +7,8 @@ import io.risklimits.decision.Reason;
 import io.risklimits.decision.Verdict;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -64,7 +66,20 @@ final class KeyGrouping implements RowCallbackHandler {
                 rs.getInt("released_count"),
                 rs.getLong("bucket_hour"),
                 rs.getBoolean("in_period"),
-                reason(rs.getString("reason")));
+                reason(rs.getString("reason")),
+                instant(rs, "decided_at"),
+                rs.getObject("original", UUID.class),
+                instant(rs, "hold_expires_at"),
+                instant(rs, "asked_hold_expires_at"),
+                // a capture is final unless it said otherwise; the other types have none
+                !Boolean.FALSE.equals(rs.getObject("final", Boolean.class)),
+                rs.getLong("captured"),
+                rs.getLong("over_captured"));
+    }
+
+    private static Instant instant(ResultSet rs, String column) throws SQLException {
+        OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
+        return value == null ? null : value.toInstant();
     }
 
     // a reason this version does not know is reported as none rather than failing the backtest

@@ -9,6 +9,7 @@ import java.util.Map;
  * What the proposed limits would have changed for the keys of one scope (or of all, for the totals):
  * authorizations decided the other way, and reversals whose outcome changed with their originals.
  *
+ * @param authorizations the authorizations and the increments decided again
  * @param approvedToRejected stored APPROVED, rejected under the proposed limits
  * @param approvedToRejectedByReason the same, by the reason of the new rejection
  * @param rejectedToApproved stored REJECTED, approved under the proposed limits
@@ -16,8 +17,9 @@ import java.util.Map;
  *     rejected it (those stored without a reason this version knows are left out)
  * @param releasedToRejected reversals stored RELEASED that would release nothing (their original flipped)
  * @param rejectedToReleased reversals stored REJECTED that would release
- * @param originalArchived reversals stored RELEASED whose original is no longer in the log (archived past
- *     retention): not decided again, so neither a flip nor among {@code reversals}
+ * @param originalArchived reversals stored RELEASED and increments stored APPROVED whose original is no
+ *     longer in the log (archived past retention): not decided again, so neither a flip nor among
+ *     {@code reversals} or {@code authorizations}
  */
 public record ScopeReport(
         Scope scope,

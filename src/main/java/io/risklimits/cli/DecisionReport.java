@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -15,7 +16,8 @@ import tools.jackson.databind.json.JsonMapper;
  * Prints one logged decision so that it explains itself: per window with a limit in force the usage
  * before the event, the limit applied, and whether this event fit under it (the first window that did
  * not is the reason), and what shadow limits would have decided; for an authorization, the account it
- * carried and every scope key it was counted at.
+ * carried, every scope key it was counted at, the follow-ups that name it and, when it has a ledger, what
+ * of it is still counted and held.
  */
 final class DecisionReport {
 
@@ -23,13 +25,23 @@ final class DecisionReport {
 
     private DecisionReport() {}
 
-    /** @param reversals for an authorization, the reversals that name it (empty otherwise) */
-    static void print(LoggedDecision decision, List<LoggedDecision> reversals, PrintWriter out) {
+    /**
+     * @param followUps for an authorization, the follow-ups and expiry that name it, in the order decided
+     *     (empty otherwise)
+     * @param ledger for an authorization, its ledger if it has one
+     */
+    static void print(
+            LoggedDecision decision,
+            List<LoggedDecision> followUps,
+            Optional<LedgerLookup.Ledger> ledger,
+            PrintWriter out) {
         TextTable fields = new TextTable("dedupe_id", decision.dedupeId().toString())
                 .row("business key", decision.entityId() == null ? "unreadable" : decision.businessKey())
                 .row("account_id", decision.accountId())
                 .row("type", decision.type())
                 .row("reverses", decision.reverses())
+                .row("original", decision.original())
+                .row("hold_expires_at", decision.holdExpiresAt())
                 .row("decision", decision.decision())
                 .row("reason", decision.reason())
                 .row("shadow limits", decision.shadow())
@@ -48,16 +60,29 @@ final class DecisionReport {
         if (decision.remaining() != null) {
             fields.row("original remaining", decision.remaining());
         }
-        if (decision.entityId() != null && !decision.isReversal()) {
+        if (decision.isFinal() != null) {
+            fields.row("final", decision.isFinal());
+        }
+        if (decision.captured() != null) {
+            fields.row("captured", decision.captured());
+        }
+        if (decision.overCaptured() != null) {
+            fields.row("over_captured", decision.overCaptured());
+        }
+        if (decision.entityId() != null && decision.isAuthorization()) {
             countedAt(decision, fields);
         }
         fields.print(out, "");
         if (decision.usage() != null && decision.limits() != null) {
             printWindows(decision, out);
         }
-        if (!reversals.isEmpty()) {
-            printReversals(decision, reversals, out);
+        if (!followUps.isEmpty()) {
+            printFollowUps(followUps, out);
         }
+        if ("APPROVED".equals(decision.decision()) && (ledger.isPresent() || !followUps.isEmpty())) {
+            printRemaining(decision, followUps, ledger, out);
+        }
+        ledger.ifPresent(found -> printLedger(found, out));
         if (decision.errors() != null) {
             out.println("errors:");
             for (JsonNode error : JSON.readTree(decision.errors())) {
@@ -88,27 +113,84 @@ final class DecisionReport {
         }
     }
 
-    /** An authorization's reversals, in the order decided, and what of it is still counted. */
-    private static void printReversals(LoggedDecision authorization, List<LoggedDecision> reversals, PrintWriter out) {
-        TextTable table = new TextTable("reversal", "decision", "reason", "amount", "released", "decided_at");
-        long released = 0;
-        for (LoggedDecision reversal : reversals) {
-            long amount = reversal.releasedAmount() == null ? 0 : reversal.releasedAmount();
-            released += amount;
+    /** An authorization's follow-ups and expiry, in the order decided. */
+    private static void printFollowUps(List<LoggedDecision> followUps, PrintWriter out) {
+        TextTable table = new TextTable(
+                "follow-up",
+                "type",
+                "decision",
+                "reason",
+                "amount",
+                "released",
+                "captured",
+                "over_captured",
+                "decided_at");
+        for (LoggedDecision followUp : followUps) {
             table.row(
-                    reversal.dedupeId(),
-                    reversal.decision(),
-                    reversal.reason(),
-                    reversal.amount(),
-                    amount,
-                    reversal.decidedAt());
+                    followUp.dedupeId(),
+                    followUp.type(),
+                    followUp.decision(),
+                    followUp.reason(),
+                    followUp.amount(),
+                    released(followUp),
+                    followUp.captured(),
+                    followUp.overCaptured(),
+                    followUp.decidedAt());
         }
         out.println();
         table.print(out, "");
-        if ("APPROVED".equals(authorization.decision()) && authorization.amount() != null) {
-            out.println("remaining: " + (authorization.amount() - released) + " of " + authorization.amount()
-                    + " still counted");
+    }
+
+    // a reversal that released nothing released 0; other follow-ups release nothing themselves, bar an expiry
+    private static Long released(LoggedDecision followUp) {
+        if (followUp.releasedAmount() == null && followUp.isReversal()) {
+            return 0L;
         }
+        return followUp.releasedAmount();
+    }
+
+    /**
+     * What of an approved authorization is still counted, of all that was counted of it: from its ledger
+     * when it has one (increments and over-captures included), else its amount less its releases.
+     */
+    private static void printRemaining(
+            LoggedDecision authorization,
+            List<LoggedDecision> followUps,
+            Optional<LedgerLookup.Ledger> ledger,
+            PrintWriter out) {
+        if (ledger.isPresent()) {
+            out.println("remaining: " + ledger.get().counted() + " of "
+                    + ledger.get().everCounted() + " still counted");
+            return;
+        }
+        if (authorization.amount() == null) {
+            return;
+        }
+        long released = followUps.stream()
+                .map(DecisionReport::released)
+                .filter(amount -> amount != null)
+                .mapToLong(Long::longValue)
+                .sum();
+        out.println("remaining: " + (authorization.amount() - released) + " of " + authorization.amount()
+                + " still counted");
+    }
+
+    /** What the authorization's ledger says of it now: where its hold stands, what is counted, captured and held. */
+    private static void printLedger(LedgerLookup.Ledger ledger, PrintWriter out) {
+        out.println();
+        out.println("ledger:");
+        new TextTable("status", ledger.status())
+                .row("expires_at", ledger.expiresAt() == null ? "never: a final spend" : ledger.expiresAt())
+                .row("authorized", ledger.authorized())
+                .row("counted", ledger.counted())
+                .row("captured", ledger.captured())
+                .row("held", ledger.held())
+                .print(out, "  ");
+        TextTable parts = new TextTable("counted part", "hour", "amount", "released");
+        for (LedgerLookup.Part part : ledger.parts()) {
+            parts.row(part.kind(), part.hour(), part.amount(), part.released());
+        }
+        parts.print(out, "  ");
     }
 
     // the windows with a limit in force when the decision was made; the others were unlimited
@@ -132,9 +214,7 @@ final class DecisionReport {
                     usedCount,
                     limit.maxAmount() == null ? "unlimited" : limit.maxAmount(),
                     limit.maxCount() == null ? "-" : limit.maxCount(),
-                    decision.isReversal()
-                            ? "uses no limit"
-                            : fit(window, limit, usedAmount, usedCount, decision.amount()));
+                    thisEvent(decision, window, limit, usedAmount, usedCount));
         }
         out.println();
         if (limits.isEmpty()) {
@@ -144,9 +224,26 @@ final class DecisionReport {
         }
     }
 
-    private static String fit(Window window, Limit limit, long usedAmount, long usedCount, Long amount) {
+    // what the window made of the event: an authorization is checked for its amount and a count of 1, an
+    // increment for its amount alone (its authorization is counted already), the others are never checked
+    private static String thisEvent(
+            LoggedDecision decision, Window window, Limit limit, long usedAmount, long usedCount) {
+        String type = decision.type() == null ? "AUTHORIZATION" : decision.type();
+        return switch (type) {
+            case "REVERSAL", "EXPIRY" -> "uses no limit";
+            case "CAPTURE" -> "not checked: a capture is never rejected";
+            case "INCREMENT" ->
+                window == Window.TXN
+                        ? "checked against the hold's new total"
+                        : fit(window, limit, usedAmount, usedCount, decision.amount(), false);
+            default -> fit(window, limit, usedAmount, usedCount, decision.amount(), true);
+        };
+    }
+
+    private static String fit(
+            Window window, Limit limit, long usedAmount, long usedCount, Long amount, boolean countsOne) {
         boolean amountFits = amount == null || limit.admitsAmount(usedAmount, amount);
-        boolean countFits = !window.countsUsage() || limit.admitsOneMore(usedCount);
+        boolean countFits = !countsOne || !window.countsUsage() || limit.admitsOneMore(usedCount);
         if (amountFits && countFits) {
             return "fits";
         }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -20,8 +21,10 @@ import picocli.CommandLine.Spec;
         description = {
             "Explains the decision made for a dedupe_id from the audit log: decision, reason, usage before"
                     + " the event and the limits applied per window, when it was decided; for an authorization"
-                    + " the account it carried, every scope key it was counted at, its reversals and what"
-                    + " remains of it, for a reversal what it released.",
+                    + " the account it carried, every scope key it was counted at, its hold's expiry, every"
+                    + " follow-up that names it (reversals, captures, increments, its expiry) and, from its"
+                    + " ledger, what is still counted and held; for a reversal what it released, for a capture"
+                    + " what it captured and counted anew.",
             "A dedupe_id is unique per business key only: every key it was filed under is shown. On a large"
                     + " log give --entity, --channel and --direction, which look the row up by its primary key."
         })
@@ -53,17 +56,17 @@ final class ExplainCommand implements Callable<Integer> {
     public Integer call() {
         String onlyDirection = direction == null ? null : direction.name();
         List<LoggedDecision> found;
-        Map<LoggedDecision, List<LoggedDecision>> reversals = new HashMap<>();
+        Map<LoggedDecision, List<LoggedDecision>> followUps = new HashMap<>();
+        Map<LoggedDecision, Optional<LedgerLookup.Ledger>> ledgers = new HashMap<>();
         try (Database db = database.open()) {
             RequestLogLookup lookup = new RequestLogLookup(db.jdbc());
+            LedgerLookup ledgerLookup = new LedgerLookup(db.jdbc());
             found = new ArrayList<>();
             for (LoggedDecision decision : lookup.find(dedupeId, entityId, channel, onlyDirection)) {
                 found.add(decision);
-                reversals.put(
-                        decision,
-                        "AUTHORIZATION".equals(decision.type()) && decision.entityId() != null
-                                ? lookup.reversalsOf(decision)
-                                : List.of());
+                boolean filedAuthorization = "AUTHORIZATION".equals(decision.type()) && decision.entityId() != null;
+                followUps.put(decision, filedAuthorization ? lookup.followUpsOf(decision) : List.of());
+                ledgers.put(decision, filedAuthorization ? ledgerLookup.of(decision) : Optional.empty());
             }
         }
         if (found.isEmpty()) {
@@ -80,7 +83,8 @@ final class ExplainCommand implements Callable<Integer> {
             if (found.size() > 1) {
                 out.println();
             }
-            DecisionReport.print(found.get(index), reversals.get(found.get(index)), out);
+            LoggedDecision decision = found.get(index);
+            DecisionReport.print(decision, followUps.get(decision), ledgers.get(decision), out);
         }
         return 0;
     }

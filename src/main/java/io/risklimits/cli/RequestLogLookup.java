@@ -22,7 +22,8 @@ final class RequestLogLookup {
                    errors::text AS errors, 'risk_request_log' AS source,
                    type, reverses, released_amount, released_count, remaining, account_id,
                    CASE WHEN shadow_decision IS NOT NULL
-                        THEN shadow_decision || coalesce(' (' || shadow_reason || ')', '') END AS shadow
+                        THEN shadow_decision || coalesce(' (' || shadow_reason || ')', '') END AS shadow,
+                   original, final, hold_expires_at, captured, over_captured
             FROM risk_request_log
             """;
 
@@ -42,20 +43,23 @@ final class RequestLogLookup {
                    NULL AS usage, NULL AS limits, errors::text AS errors, 'risk_keyless_request_log' AS source,
                    type, reverses, CAST(NULL AS bigint) AS released_amount,
                    CAST(NULL AS smallint) AS released_count, CAST(NULL AS bigint) AS remaining,
-                   CAST(NULL AS uuid) AS account_id, CAST(NULL AS text) AS shadow
+                   CAST(NULL AS uuid) AS account_id, CAST(NULL AS text) AS shadow,
+                   original, final, CAST(NULL AS timestamptz) AS hold_expires_at,
+                   CAST(NULL AS bigint) AS captured, CAST(NULL AS bigint) AS over_captured
             FROM risk_keyless_request_log
             WHERE dedupe_id = :dedupeId
             """;
 
-    // The reversals filed under an authorization's business key that name it, in the order decided:
-    // a range of the primary key (the key's rows), filtered by the original they name. The reversals
-    // of one batch share its decided_at; decided_order is each one's place in that batch.
-    private static final String SELECT_REVERSALS = LOGGED_ROWS + """
+    // The follow-ups filed under an authorization's business key that name it (reversals in reverses or
+    // original; captures, increments and the service's expiry in original), in the order decided: a range
+    // of the primary key (the key's rows), filtered by the original they name. The decisions of one batch
+    // share its decided_at; decided_order is each one's place in that batch.
+    private static final String SELECT_FOLLOW_UPS = LOGGED_ROWS + """
             WHERE entity_id = :entityId
               AND channel_code = :channel
               AND direction_code = :direction
-              AND reverses = :original
-              AND type = 'REVERSAL'
+              AND (reverses = :original OR original = :original)
+              AND type IN ('REVERSAL', 'CAPTURE', 'INCREMENT', 'EXPIRY')
             ORDER BY decided_at, decided_order
             """;
 
@@ -83,9 +87,9 @@ final class RequestLogLookup {
         return found;
     }
 
-    /** The reversals that name this authorization, under its business key. */
-    List<LoggedDecision> reversalsOf(LoggedDecision authorization) {
-        return jdbc.sql(SELECT_REVERSALS)
+    /** The follow-ups and expiry that name this authorization, under its business key, in the order decided. */
+    List<LoggedDecision> followUpsOf(LoggedDecision authorization) {
+        return jdbc.sql(SELECT_FOLLOW_UPS)
                 .param("entityId", authorization.entityId())
                 .param("channel", authorization.channel())
                 .param("direction", authorization.direction())
@@ -96,6 +100,7 @@ final class RequestLogLookup {
 
     private static LoggedDecision logged(ResultSet rs, int rowNum) throws SQLException {
         OffsetDateTime occurredAt = rs.getObject("occurred_at", OffsetDateTime.class);
+        OffsetDateTime holdExpiresAt = rs.getObject("hold_expires_at", OffsetDateTime.class);
         return new LoggedDecision(
                 rs.getObject("dedupe_id", UUID.class),
                 rs.getObject("entity_id", UUID.class),
@@ -118,6 +123,11 @@ final class RequestLogLookup {
                 rs.getObject("released_count", Integer.class),
                 rs.getObject("remaining", Long.class),
                 rs.getObject("account_id", UUID.class),
-                rs.getString("shadow"));
+                rs.getString("shadow"),
+                rs.getObject("original", UUID.class),
+                rs.getObject("final", Boolean.class),
+                holdExpiresAt == null ? null : holdExpiresAt.toInstant(),
+                rs.getObject("captured", Long.class),
+                rs.getObject("over_captured", Long.class));
     }
 }

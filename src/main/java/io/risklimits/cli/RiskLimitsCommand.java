@@ -17,6 +17,7 @@ import picocli.CommandLine.ScopeType;
         subcommands = {
             LimitsCommand.class,
             ExplainCommand.class,
+            HoldsCommand.class,
             ArchiveRunCommand.class,
             ArchiveStatusCommand.class,
             SendEventCommand.class,

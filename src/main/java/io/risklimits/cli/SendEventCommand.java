@@ -58,7 +58,7 @@ final class SendEventCommand implements Callable<Integer> {
     @Option(
             names = "--type",
             defaultValue = "AUTHORIZATION",
-            description = "AUTHORIZATION or REVERSAL (default: ${DEFAULT-VALUE})")
+            description = "AUTHORIZATION, REVERSAL, CAPTURE or INCREMENT (default: ${DEFAULT-VALUE})")
     String type;
 
     @Option(
@@ -66,6 +66,26 @@ final class SendEventCommand implements Callable<Integer> {
             description = "for a REVERSAL: the dedupe_id of the authorization it releases; without --entity the"
                     + " entity is then derived from it, so the reversal lands under the authorization's key")
     String reverses;
+
+    @Option(
+            names = "--original",
+            paramLabel = "UUID",
+            description = "for a CAPTURE or INCREMENT: the dedupe_id of the authorization it acts on; without"
+                    + " --entity (and --reverses) the entity is then derived from it, as from --reverses")
+    String original;
+
+    @Option(
+            names = "--final",
+            paramLabel = "true|false",
+            description = "for a CAPTURE: false leaves what is still held for later captures (default: absent,"
+                    + " which the service takes as true)")
+    String finalCapture;
+
+    @Option(
+            names = "--hold-expires-at",
+            paramLabel = "RFC3339",
+            description = "for an AUTHORIZATION or INCREMENT: when the hold expires, e.g. 2026-12-01T09:00:00Z")
+    String holdExpiresAt;
 
     @Option(
             names = "--account",
@@ -89,16 +109,11 @@ final class SendEventCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (entity == null) {
-            String derivedFrom = reverses != null ? reverses : dedupeId;
-            entity = UUID.nameUUIDFromBytes(derivedFrom.getBytes(StandardCharsets.UTF_8))
-                    .toString();
-        }
+        String event = eventJson();
         PrintWriter out = spec.commandLine().getOut();
         // subscribed before sending, so a fast decision cannot be missed
         try (KafkaConsumer<String, String> decisions = kafka.consumerFromNow(decisionsTopic);
                 KafkaProducer<String, String> producer = kafka.producer()) {
-            String event = JSON.writeValueAsString(event());
             kafka.send(producer, transactionsTopic, entity + ":" + channel + ":" + direction, event);
             out.println("sent     " + event);
             out.flush();
@@ -113,6 +128,16 @@ final class SendEventCommand implements Callable<Integer> {
             }
         }
         throw new CommandFailed("no decision within " + WAIT_FOR_DECISION.toSeconds() + " s: is the service running?");
+    }
+
+    /** The event as it is sent: its fields as given, the entity derived when none is given. */
+    String eventJson() {
+        if (entity == null) {
+            String derivedFrom = reverses != null ? reverses : original != null ? original : dedupeId;
+            entity = UUID.nameUUIDFromBytes(derivedFrom.getBytes(StandardCharsets.UTF_8))
+                    .toString();
+        }
+        return JSON.writeValueAsString(event());
     }
 
     private Map<String, Object> event() {
@@ -130,6 +155,15 @@ final class SendEventCommand implements Callable<Integer> {
         if (reverses != null) {
             event.put("reverses", reverses);
         }
+        if (original != null) {
+            event.put("original", original);
+        }
+        if (finalCapture != null) {
+            event.put("final", booleanAsSent(finalCapture));
+        }
+        if (holdExpiresAt != null) {
+            event.put("hold_expires_at", holdExpiresAt);
+        }
         if (account != null) {
             event.put("account_id", account);
         }
@@ -143,5 +177,14 @@ final class SendEventCommand implements Callable<Integer> {
         } catch (NumberFormatException notANumber) {
             return amount;
         }
+    }
+
+    // a boolean when it is one; otherwise sent as a string, which the service answers INVALID
+    private static Object booleanAsSent(String value) {
+        return switch (value) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> value;
+        };
     }
 }

@@ -1,6 +1,7 @@
 package io.risklimits.decider;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.risklimits.decision.Decision;
@@ -10,6 +11,7 @@ import io.risklimits.decision.Scope;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.stereotype.Component;
 
 /**
@@ -31,8 +33,27 @@ class DeciderMetrics {
     private final Map<String, Counter> shadowEvaluated = new ConcurrentHashMap<>();
     private final Map<String, Counter> shadowChanged = new ConcurrentHashMap<>();
 
+    private final Counter holdsExpired;
+    private final Counter overCapturedAmount;
+    private final AtomicLong sweepLagSeconds = new AtomicLong();
+    private final AtomicLong openHolds = new AtomicLong();
+
     DeciderMetrics(MeterRegistry meters) {
         this.meters = meters;
+        this.holdsExpired = Counter.builder("risk.holds.expired")
+                .description("holds this instance's sweep expired, each once")
+                .register(meters);
+        this.overCapturedAmount = Counter.builder("risk.holds.over.captured.amount")
+                .description("amount captures counted beyond what their authorization held (minor units)")
+                .baseUnit("minor_units")
+                .register(meters);
+        Gauge.builder("risk.holds.sweep.lag", sweepLagSeconds, AtomicLong::get)
+                .description("how long ago the oldest open hold not yet expired was due, as the last sweep saw it")
+                .baseUnit("seconds")
+                .register(meters);
+        Gauge.builder("risk.holds.open", openHolds, AtomicLong::get)
+                .description("open holds, as the last sweep counted them")
+                .register(meters);
         this.dedupeHits = Counter.builder("risk.decider.dedupe.hits")
                 .description("events whose dedupe_id was already decided: the stored decision was published again")
                 .register(meters);
@@ -86,12 +107,26 @@ class DeciderMetrics {
         if (!decision.dedupeConflict().isEmpty()) {
             dedupeConflicts.increment();
         }
+        if (!decision.replayed() && decision.overCaptured() != null) {
+            overCapturedAmount.increment(decision.overCaptured());
+        }
         if (decision.shadow() != null && !decision.replayed()) {
             countShadow(decision);
         }
         if (recordTimestampMillis > 0) {
             latency.record(Duration.ofMillis(Math.max(0, System.currentTimeMillis() - recordTimestampMillis)));
         }
+    }
+
+    /** Counts holds expired by this instance's sweep. */
+    void holdsExpired(int expired) {
+        holdsExpired.increment(expired);
+    }
+
+    /** What the last sweep saw: its lag behind the oldest due hold, and the open holds. */
+    void sweepSaw(double lagSeconds, long open) {
+        sweepLagSeconds.set(Math.round(lagSeconds));
+        openHolds.set(open);
     }
 
     /**

@@ -45,6 +45,16 @@ class DecisionPublisher {
                 });
     }
 
+    /** Publishes an expiry the service made, keyed by its business key. */
+    CompletableFuture<SendResult<byte[], byte[]>> publishExpiry(Decision expiry) {
+        byte[] key = expiry.fields().businessKey().orElseThrow().recordKey().getBytes(StandardCharsets.UTF_8);
+        return kafka.send(topics.decisions(), key, DecisionJson.message(expiry)).whenComplete((sent, failure) -> {
+            if (failure == null) {
+                metrics.published(expiry, 0);
+            }
+        });
+    }
+
     // One line per decision, identifiers and outcome only: the payload never reaches the logs.
     private static void logDecision(Decision decision, ConsumerRecord<byte[], byte[]> record) {
         log.atDebug()

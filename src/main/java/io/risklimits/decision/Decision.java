@@ -1,9 +1,7 @@
 package io.risklimits.decision;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.UUID;
 
 /**
@@ -19,6 +17,10 @@ import java.util.UUID;
  *     decided (never enforced); null otherwise
  * @param scopes for an authorization, the scopes other than the business key's that it was checked at
  *     and that have a limit in force, in their order (usage and limits stay the key's); empty otherwise
+ * @param holdExpiresAt when the hold an approved authorization or increment made (or moved) expires, and
+ *     for an expiry when the hold expired; null otherwise
+ * @param captured for a CAPTURED capture, what it turned from held into spent; null otherwise
+ * @param overCaptured for a CAPTURED capture, what it counted anew in the current hour; null otherwise
  */
 public record Decision(
         UUID dedupeId,
@@ -35,6 +37,9 @@ public record Decision(
         List<String> dedupeConflict,
         Outcome shadow,
         List<ScopeCheck> scopes,
+        Instant holdExpiresAt,
+        Long captured,
+        Long overCaptured,
         boolean replayed) {
 
     public Decision {
@@ -78,7 +83,33 @@ public record Decision(
                 null,
                 null,
                 LimitPolicy.decideShadow(event.amount(), checks),
-                reported);
+                reported,
+                null,
+                null,
+                null);
+    }
+
+    /** This authorization, approved as a hold that expires then. */
+    public Decision asHoldUntil(Instant expiresAt) {
+        return new Decision(
+                dedupeId,
+                fields,
+                verdict,
+                reason,
+                errors,
+                usage,
+                limits,
+                bucketTs,
+                decidedAt,
+                released,
+                remaining,
+                dedupeConflict,
+                shadow,
+                scopes,
+                expiresAt,
+                captured,
+                overCaptured,
+                replayed);
     }
 
     public static Decision reversal(
@@ -99,7 +130,49 @@ public record Decision(
                 outcome.released(),
                 outcome.remaining(),
                 null,
-                List.of());
+                List.of(),
+                null,
+                null,
+                null);
+    }
+
+    /**
+     * A follow-up (reversal, capture, increment) decided by the rules of its original's hold.
+     *
+     * @param released what it gave back (null unless it gave something back, or is RELEASED)
+     * @param remaining what is still counted of the original after it; null without an approved original
+     * @param holdExpiresAt the hold's expiry after an APPROVED increment; null otherwise
+     * @param captured what a capture took from what was held; null unless CAPTURED
+     * @param overCaptured what a capture counted anew; null unless CAPTURED
+     */
+    public static Decision followUp(
+            TransactionEvent event,
+            Verdict verdict,
+            Reason reason,
+            Usage usage,
+            Limits limits,
+            Instant bucketTs,
+            Instant decidedAt,
+            Tally released,
+            Long remaining,
+            Instant holdExpiresAt,
+            Long captured,
+            Long overCaptured) {
+        return decided(
+                event,
+                verdict,
+                reason,
+                usage,
+                limits,
+                bucketTs,
+                decidedAt,
+                released,
+                remaining,
+                null,
+                List.of(),
+                holdExpiresAt,
+                captured,
+                overCaptured);
     }
 
     /** A decision made now for a valid event (not a replay, no errors). */
@@ -114,7 +187,10 @@ public record Decision(
             Tally released,
             Long remaining,
             Outcome shadow,
-            List<ScopeCheck> scopes) {
+            List<ScopeCheck> scopes,
+            Instant holdExpiresAt,
+            Long captured,
+            Long overCaptured) {
         return new Decision(
                 event.dedupeId(),
                 event.fields(),
@@ -130,6 +206,9 @@ public record Decision(
                 List.of(),
                 shadow,
                 scopes,
+                holdExpiresAt,
+                captured,
+                overCaptured,
                 false);
     }
 
@@ -149,6 +228,9 @@ public record Decision(
                 List.of(),
                 null,
                 List.of(),
+                null,
+                null,
+                null,
                 false);
     }
 
@@ -164,31 +246,31 @@ public record Decision(
 
     private Decision replayedWith(List<String> conflict) {
         return new Decision(
-                dedupeId, fields, verdict, reason, errors, usage, limits, bucketTs, decidedAt, released, remaining,
-                conflict, shadow, scopes, true);
+                dedupeId,
+                fields,
+                verdict,
+                reason,
+                errors,
+                usage,
+                limits,
+                bucketTs,
+                decidedAt,
+                released,
+                remaining,
+                conflict,
+                shadow,
+                scopes,
+                holdExpiresAt,
+                captured,
+                overCaptured,
+                true);
     }
 
     /**
-     * The fields (type, amount, currency, reverses, account_id) in which an event differs from the one this
-     * decision was made for; empty for a redelivery of the same event.
+     * The fields in which an event differs from the one this decision was made for ({@link
+     * EventFields#differingFrom}); empty for a redelivery of the same event.
      */
     public List<String> differingFields(TransactionEvent event) {
-        List<String> differing = new ArrayList<>();
-        if (fields.type() != event.type()) {
-            differing.add("type");
-        }
-        if (fields.amount() == null || fields.amount() != event.amount()) {
-            differing.add("amount");
-        }
-        if (!Objects.equals(fields.currency(), event.currency())) {
-            differing.add("currency");
-        }
-        if (!Objects.equals(fields.reverses(), event.reverses())) {
-            differing.add("reverses");
-        }
-        if (!Objects.equals(fields.accountId(), event.accountId())) {
-            differing.add("account_id");
-        }
-        return differing;
+        return fields.differingFrom(event);
     }
 }

@@ -50,6 +50,9 @@ public final class DecisionJson {
             if (fields.reverses() != null) {
                 json.writeStringProperty("reverses", fields.reverses().toString());
             }
+            if (fields.originalId() != null) {
+                json.writeStringProperty("original", fields.originalId().toString());
+            }
             if (fields.accountId() != null) {
                 json.writeStringProperty("account_id", fields.accountId().toString());
             }
@@ -65,6 +68,14 @@ public final class DecisionJson {
             }
             if (decision.remaining() != null) {
                 json.writeNumberProperty("remaining", decision.remaining());
+            }
+            if (decision.captured() != null) {
+                json.writeNumberProperty("captured", decision.captured());
+                json.writeNumberProperty("over_captured", decision.overCaptured());
+            }
+            if (decision.holdExpiresAt() != null) {
+                json.writeStringProperty(
+                        "hold_expires_at", decision.holdExpiresAt().toString());
             }
             if (!decision.dedupeConflict().isEmpty()) {
                 json.writeName("dedupe_conflict");
@@ -87,6 +98,9 @@ public final class DecisionJson {
             if (decision.verdict() == Verdict.INVALID) {
                 json.writeName("errors");
                 writeErrors(json, decision.errors());
+            } else if (decision.verdict() == Verdict.EXPIRED) {
+                // made by the service, for no event: no usage read, no limits applied
+                json.writeStringProperty("bucket_ts", decision.bucketTs().toString());
             } else {
                 json.writeName("usage");
                 json.writeRawValue(usage(decision.usage(), decision.limits()));

@@ -19,14 +19,29 @@ public final class LimitPolicy {
 
     /** The decision at every scope given, in their order. */
     public static Outcome decide(long amount, List<ScopeCheck> checks) {
+        return decide(amount, amount, true, checks);
+    }
+
+    /**
+     * The decision on an incremental authorization: its amount against every window's amount, the txn cap
+     * against the hold's total after it, and no count, the authorization being counted already.
+     *
+     * @param holdTotal the hold's authorized total with this increment (amount + increments)
+     */
+    public static Outcome decideIncrement(long amount, long holdTotal, List<ScopeCheck> checks) {
+        return decide(amount, holdTotal, false, checks);
+    }
+
+    private static Outcome decide(long amount, long txnAmount, boolean countsOne, List<ScopeCheck> checks) {
         for (ScopeCheck check : checks) {
             for (Window window : Window.values()) {
                 Limit limit = check.limits().of(window);
                 Tally used = check.usage().of(window);
-                if (!limit.admitsAmount(used.amount(), amount)) {
+                long checked = window.countsUsage() ? amount : txnAmount;
+                if (!limit.admitsAmount(used.amount(), checked)) {
                     return Outcome.rejectedFor(check.scope().reasonFor(window.amountExceeded()));
                 }
-                if (window.countsUsage() && !limit.admitsOneMore(used.count())) {
+                if (countsOne && window.countsUsage() && !limit.admitsOneMore(used.count())) {
                     return Outcome.rejectedFor(check.scope().reasonFor(window.countExceeded()));
                 }
             }

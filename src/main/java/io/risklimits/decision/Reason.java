@@ -63,5 +63,7 @@ public enum Reason {
     ORIGINAL_NOT_APPROVED,
     /** A reversal asks to release more than is still counted of its original. */
     EXCEEDS_REMAINING,
+    /** An increment names a hold that expired, was fully released or was finally captured. */
+    HOLD_CLOSED,
     INVALID_REQUEST
 }

@@ -31,7 +31,7 @@ public final class TransactionEventReader {
     static final long MAX_AMOUNT = 1_000_000_000_000_000L;
     private static final Pattern CHANNEL = Pattern.compile("[A-Z0-9_]{1,32}");
     private static final Pattern CURRENCY = Pattern.compile("[A-Z]{3}");
-    private static final int MAX_TIMESTAMP_LENGTH = 64;
+    static final int MAX_TIMESTAMP_LENGTH = 64;
     // PostgreSQL has no year 0 (1 BC comes before 1 AD), and the request log must store occurred_at as
     // read: an instant before the first of the year 1, in UTC, is INVALID rather than refused by the
     // database. The pattern's four-digit years, and the clock skew, bound it from above.
@@ -59,13 +59,23 @@ public final class TransactionEventReader {
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
 
+    /** risk.holds.max-ttl's default: how far after occurred_at a hold_expires_at may be. */
+    public static final Duration DEFAULT_MAX_HOLD_TTL = Duration.ofDays(30);
+
     private final String currency;
     private final Duration maxClockSkew;
+    private final Duration maxHoldTtl;
     private final Clock clock;
 
     public TransactionEventReader(String currency, Duration maxClockSkew, Clock clock) {
+        this(currency, maxClockSkew, DEFAULT_MAX_HOLD_TTL, clock);
+    }
+
+    /** @param maxHoldTtl how far after occurred_at a hold_expires_at may be (risk.holds.max-ttl) */
+    public TransactionEventReader(String currency, Duration maxClockSkew, Duration maxHoldTtl, Clock clock) {
         this.currency = currency;
         this.maxClockSkew = maxClockSkew;
+        this.maxHoldTtl = maxHoldTtl;
         this.clock = clock;
     }
 
@@ -102,10 +112,26 @@ public final class TransactionEventReader {
         String eventCurrency = currency(root.get("currency"), errors);
         Instant occurredAt = occurredAt(root.get("occurred_at"), errors);
         EventType type = type(root.get("type"), errors);
-        UUID reverses = reverses(root.get("reverses"), type, dedupeId, errors);
+        UUID reverses = FollowUpFields.reverses(root.get("reverses"), type, dedupeId, errors);
+        UUID original =
+                FollowUpFields.original(root.get("original"), type, dedupeId, root.get("reverses"), reverses, errors);
         UUID accountId = accountId(root.get("account_id"), errors);
+        Instant holdExpiresAt =
+                FollowUpFields.holdExpiresAt(root.get("hold_expires_at"), type, occurredAt, maxHoldTtl, errors);
+        Boolean isFinal = FollowUpFields.isFinal(root.get("final"), type, errors);
         EventFields fields = new EventFields(
-                entityId, channel, direction, amount, eventCurrency, occurredAt, type, reverses, accountId);
+                entityId,
+                channel,
+                direction,
+                amount,
+                eventCurrency,
+                occurredAt,
+                type,
+                reverses,
+                accountId,
+                original,
+                holdExpiresAt,
+                isFinal);
         if (!errors.isEmpty()) {
             return new ReadResult.Invalid(dedupeId, fields, errors);
         }
@@ -117,48 +143,29 @@ public final class TransactionEventReader {
                 occurredAt,
                 type,
                 reverses,
-                accountId));
+                accountId,
+                original,
+                holdExpiresAt,
+                isFinal == null || isFinal));
     }
 
-    /** Absent (or null) is an authorization, so an event that names no type asks for limit. */
+    /**
+     * Absent (or null) is an authorization, so an event that names no type asks for limit. EXPIRY is the
+     * type of the service's own decisions, never of an event.
+     */
     private static EventType type(JsonNode node, List<FieldError> errors) {
         if (node == null || node.isNull()) {
             return EventType.AUTHORIZATION;
         }
         if (node.isString()) {
             for (EventType type : EventType.values()) {
-                if (type.name().equals(node.stringValue())) {
+                if (type != EventType.EXPIRY && type.name().equals(node.stringValue())) {
                     return type;
                 }
             }
         }
-        errors.add(new FieldError("type", "must be AUTHORIZATION or REVERSAL"));
+        errors.add(new FieldError("type", "must be AUTHORIZATION, REVERSAL, CAPTURE or INCREMENT"));
         return null;
-    }
-
-    /** Required for a reversal, and another event's dedupe_id; absent (or null) otherwise. */
-    private static UUID reverses(JsonNode node, EventType type, UUID dedupeId, List<FieldError> errors) {
-        boolean absent = node == null || node.isNull();
-        if (type != EventType.REVERSAL) {
-            if (!absent && type == EventType.AUTHORIZATION) {
-                errors.add(new FieldError("reverses", "must be absent unless type is REVERSAL"));
-            }
-            return null;
-        }
-        if (absent) {
-            errors.add(new FieldError("reverses", "is required for a REVERSAL"));
-            return null;
-        }
-        UUID reverses = JsonFields.uuidOrNull(node);
-        if (reverses == null) {
-            errors.add(new FieldError("reverses", "must be a UUID string"));
-            return null;
-        }
-        if (reverses.equals(dedupeId)) {
-            errors.add(new FieldError("reverses", "must be another event's dedupe_id, not the reversal's own"));
-            return null;
-        }
-        return reverses;
     }
 
     /** Optional: absent (or null) names no account, and the event counts at its key and entity alone. */

@@ -41,6 +41,13 @@ public record Usage(Map<Window, Tally> byWindow) {
         return new Usage(next);
     }
 
+    /** Usage after a tally counted in the current hour, which every window contains. */
+    public Usage plus(Tally added) {
+        Map<Window, Tally> next = new EnumMap<>(Window.class);
+        byWindow.forEach((window, tally) -> next.put(window, tally.plus(added)));
+        return new Usage(next);
+    }
+
     /** Usage after an approved event of this amount. */
     public Usage plus(long amount) {
         Map<Window, Tally> next = new EnumMap<>(Window.class);

@@ -6,5 +6,9 @@ public enum Verdict {
     REJECTED,
     /** A reversal gave back limit. */
     RELEASED,
-    INVALID
+    INVALID,
+    /** A capture was counted: from what its authorization held, and anew beyond it. */
+    CAPTURED,
+    /** A hold expired and gave back what it still held. */
+    EXPIRED
 }

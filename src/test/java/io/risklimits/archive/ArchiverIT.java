@@ -74,6 +74,10 @@ class ArchiverIT {
                 "DELETE FROM risk_keyless_request_log WHERE bucket_ts >= ? AND bucket_ts < ?",
                 cutoff.minusHours(12),
                 cutoff);
+        db.update(
+                "DELETE FROM risk_authorization_ledger WHERE bucket_ts >= ? AND bucket_ts < ?",
+                cutoff.minusHours(12),
+                cutoff);
         setCursor(cutoff.minusHours(12));
     }
 
@@ -96,6 +100,18 @@ class ArchiverIT {
         assertThat(aggHours()).containsExactly(0L, 5L);
         assertThat(logHours()).containsExactly(0L, 5L);
         assertThat(keylessRows()).isZero();
+    }
+
+    /** A hold's ledger goes with its authorization's audit row; a dry run leaves it. */
+    @Test
+    void theLedgersOfTheAuthorizationsPastTheCutoffGoWithThem() {
+        insertLedgersAt(-11, -1, 0, 5);
+
+        run("\"dry_run\": true");
+        assertThat(hoursOf("risk_authorization_ledger")).containsExactly(-11L, -1L, 0L, 5L);
+        run("\"window_minutes\": 180");
+
+        assertThat(hoursOf("risk_authorization_ledger")).containsExactly(0L, 5L);
     }
 
     @Test
@@ -415,7 +431,10 @@ class ArchiverIT {
 
     @Test
     void aRetentionShorterThanTheLongestWindowIsRefusedAtStartUp() {
-        assertThatThrownBy(() -> RunningService.start(RunningService.Topics.unique(), Map.of("risk.retention", "7d")))
+        assertThatThrownBy(() -> RunningService.start(
+                        RunningService.Topics.unique(),
+                        // holds must expire within retention, so their longest time goes below it
+                        Map.of("risk.retention", "7d", "risk.holds.max-ttl", "1d", "risk.holds.ttl", "1d")))
                 .rootCause()
                 .hasMessageContaining("risk.retention is 7d but a limit uses the ")
                 .hasMessageContaining("window, which spans up to");
@@ -482,6 +501,17 @@ class ArchiverIT {
                     INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
                                                   decision, amount, currency, decided_at)
                     VALUES (?, ?, 'OUT', ?, ?, 'APPROVED', 100, 'USD', clock_timestamp())
+                    """, entity, channel, UUID.randomUUID(), bucket);
+        }
+    }
+
+    private void insertLedgersAt(int... hoursFromCutoff) {
+        for (int hour : hoursFromCutoff) {
+            LocalDateTime bucket = cutoff.plusHours(hour);
+            db.update("""
+                    INSERT INTO risk_authorization_ledger (entity_id, channel_code, direction_code, dedupe_id,
+                                                           bucket_ts, parts, status, expires_at, count_hour)
+                    VALUES (?, ?, 'OUT', ?, ?, '[]', 'EXPIRED', now(), NULL)
                     """, entity, channel, UUID.randomUUID(), bucket);
         }
     }

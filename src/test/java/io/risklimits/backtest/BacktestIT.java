@@ -59,6 +59,8 @@ class BacktestIT {
     private static final String LATE = uniqueChannel("BTL");
     // the channel of a key whose reversal's original has been archived
     private static final String ARCHIVED = uniqueChannel("BTA");
+    // the channel of keys with holds, captures, increments and expiries
+    private static final String HELD = uniqueChannel("BTH");
     private static final UUID[] ENTITIES = {UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID()};
 
     private static final List<BusinessKey> KEYS = List.of(
@@ -110,7 +112,13 @@ class BacktestIT {
     static void deleteTheHistory() {
         JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
         for (String table : List.of("risk_request_log", "risk_hourly_agg")) {
-            db.update("DELETE FROM " + table + " WHERE channel_code IN (?, ?, ?, ?)", CARD, WIRE, LATE, ARCHIVED);
+            db.update(
+                    "DELETE FROM " + table + " WHERE channel_code IN (?, ?, ?, ?, ?)",
+                    CARD,
+                    WIRE,
+                    LATE,
+                    ARCHIVED,
+                    HELD);
         }
     }
 
@@ -193,6 +201,125 @@ class BacktestIT {
         assertThat(scope.get("original_archived").get("amount").longValue()).isEqualTo(700);
         assertThat(scope.get("reversals").longValue()).isZero();
         assertThat(scope.get("released_to_rejected").get("count").longValue()).isZero();
+    }
+
+    /**
+     * Three keys' hold lifecycles as the decider files them, replayed under a tighter txn cap and 24-hour
+     * limit: an expiry filed at the start of a later batch frees the hold's amount at its recorded time, a
+     * capture's excess is counted anew, an increment is decided again against the hold's new total.
+     */
+    @Test
+    void holdsAreReplayedWithTheirCapturesIncrementsAndExpiries() throws IOException {
+        JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
+        Instant nine = Instant.parse("2026-11-02T09:10:00Z");
+        // an expiry: the hold of 550 expires at 11:10 and is filed by the batch of 11:40, before its event
+        UUID expiring = UUID.randomUUID();
+        UUID expiringKey = UUID.randomUUID();
+        fileAuthorization(db, expiringKey, expiring, "APPROVED", null, 550, nine, nine.plus(Duration.ofHours(2)));
+        fileAuthorization(
+                db, expiringKey, UUID.randomUUID(), "APPROVED", null, 500, nine.plus(Duration.ofHours(1)), null);
+        db.update("""
+                INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
+                                              decision, amount, currency, occurred_at, decided_at, decided_order,
+                                              type, original, released_amount, released_count, remaining,
+                                              hold_expires_at)
+                VALUES (?, ?, 'OUT', gen_random_uuid(), '2026-11-02 11:00', 'EXPIRED', 550, 'USD',
+                        '2026-11-02 11:10Z', '2026-11-02 11:40Z', -1, 'EXPIRY', ?, 550, 1, 0, '2026-11-02 11:10Z')
+                """, expiringKey, HELD, expiring);
+        fileAuthorization(
+                db, expiringKey, UUID.randomUUID(), "APPROVED", null, 500, Instant.parse("2026-11-02T11:40:00Z"), null);
+        // a capture of 900 of a hold of 600
+        UUID captured = UUID.randomUUID();
+        UUID capturedKey = UUID.randomUUID();
+        fileAuthorization(db, capturedKey, captured, "APPROVED", null, 600, nine, nine.plus(Duration.ofDays(7)));
+        db.update("""
+                INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
+                                              decision, amount, currency, occurred_at, decided_at, type, original,
+                                              final, captured, over_captured, released_amount, released_count,
+                                              remaining)
+                VALUES (?, ?, 'OUT', gen_random_uuid(), '2026-11-02 10:00', 'CAPTURED', 900, 'USD',
+                        '2026-11-02 10:10Z', '2026-11-02 10:10Z', 'CAPTURE', ?, true, 600, 300, 0, 0, 900)
+                """, capturedKey, HELD, captured);
+        fileAuthorization(
+                db, capturedKey, UUID.randomUUID(), "APPROVED", null, 200, nine.plus(Duration.ofHours(2)), null);
+        // an increment of 300 of a hold of 400
+        UUID incremented = UUID.randomUUID();
+        UUID incrementedKey = UUID.randomUUID();
+        fileAuthorization(db, incrementedKey, incremented, "APPROVED", null, 400, nine, nine.plus(Duration.ofDays(7)));
+        db.update("""
+                INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
+                                              decision, amount, currency, occurred_at, decided_at, type, original,
+                                              hold_expires_at)
+                VALUES (?, ?, 'OUT', gen_random_uuid(), '2026-11-02 10:00', 'APPROVED', 300, 'USD',
+                        '2026-11-02 10:10Z', '2026-11-02 10:10Z', 'INCREMENT', ?, '2026-11-09 09:10Z')
+                """, incrementedKey, HELD, incremented);
+        fileAuthorization(
+                db,
+                incrementedKey,
+                UUID.randomUUID(),
+                "REJECTED",
+                "LIMIT_24H_AMOUNT",
+                500,
+                nine.plus(Duration.ofHours(2)),
+                null);
+
+        JsonNode scope = ourScopes(backtest(
+                        List.of(
+                                row(HELD, "*", null, Window.LAST_24_HOURS, 1_000, 100),
+                                row(HELD, "*", null, Window.TXN, 600, 0)),
+                        "--json"))
+                .get(HELD + "/*/");
+
+        assertThat(scope.get("keys").longValue()).isEqualTo(3);
+        assertThat(scope.get("authorizations").longValue())
+                .as("7 authorizations and the increment")
+                .isEqualTo(8);
+        assertThat(scope.get("reversals").longValue()).isZero();
+        JsonNode toRejected = scope.get("approved_to_rejected");
+        assertThat(countAndAmount(toRejected))
+                .as("the 500 while the hold of 550 is open, the 200 after the capture's 300, the increment")
+                .isEqualTo("3/1000");
+        assertThat(countAndAmount(toRejected.get("by_reason").get("LIMIT_24H_AMOUNT")))
+                .isEqualTo("2/700");
+        assertThat(countAndAmount(toRejected.get("by_reason").get("LIMIT_TXN_AMOUNT")))
+                .isEqualTo("1/300");
+        assertThat(countAndAmount(scope.get("rejected_to_approved")))
+                .as("the 500 once the increment is not counted")
+                .isEqualTo("1/500");
+    }
+
+    private static String countAndAmount(JsonNode change) {
+        return change.get("count").longValue() + "/" + change.get("amount").longValue();
+    }
+
+    private static void fileAuthorization(
+            JdbcTemplate db,
+            UUID entity,
+            UUID dedupeId,
+            String decision,
+            String reason,
+            long amount,
+            Instant decidedAt,
+            Instant holdExpiresAt) {
+        db.update(
+                """
+                INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
+                                              decision, reason, amount, currency, occurred_at, decided_at,
+                                              type, hold_expires_at)
+                VALUES (?, ?, 'OUT', ?, date_trunc('hour', CAST(? AS timestamptz) AT TIME ZONE 'UTC'), ?, ?, ?,
+                        'USD', CAST(? AS timestamptz), CAST(? AS timestamptz), 'AUTHORIZATION',
+                        CAST(? AS timestamptz))
+                """,
+                entity,
+                HELD,
+                dedupeId,
+                decidedAt.toString(),
+                decision,
+                reason,
+                amount,
+                decidedAt.toString(),
+                decidedAt.toString(),
+                holdExpiresAt == null ? null : holdExpiresAt.toString());
     }
 
     /**
@@ -364,7 +491,7 @@ class BacktestIT {
             JsonNode name = scope.get("scope");
             if (!name.isNull()) {
                 String channel = name.get("channel").stringValue();
-                if (channel.equals(CARD) || channel.equals(WIRE) || channel.equals(ARCHIVED)) {
+                if (channel.equals(CARD) || channel.equals(WIRE) || channel.equals(ARCHIVED) || channel.equals(HELD)) {
                     JsonNode entity = name.get("entity_id");
                     scopes.put(
                             channel + "/" + name.get("direction").stringValue() + "/"

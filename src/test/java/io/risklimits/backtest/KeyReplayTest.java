@@ -9,6 +9,7 @@ import io.risklimits.decision.Verdict;
 import io.risklimits.decision.Window;
 import io.risklimits.decision.WindowCalendar;
 import io.risklimits.limits.LimitRow;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -141,6 +142,97 @@ class KeyReplayTest {
     }
 
     @Test
+    void aCaptureOverItsHoldIsCountedAnewInItsHourAndNeverFlips() {
+        Instant noon = Instant.parse("2026-11-10T12:10:00Z");
+        UUID hold = hold(Verdict.APPROVED, 500, noon, noon.plus(Duration.ofDays(7)), BEFORE);
+        capture(700, hold, true, noon.plus(Duration.ofHours(1)), INSIDE); // 200 over what was held
+        authorization(Verdict.APPROVED, 400, noon.plus(Duration.ofHours(2)), null, INSIDE); // 700 + 400 > 1000 now
+
+        ScopeReport report = replay(List.of(row("CARD", "OUT", null, Window.LAST_24_HOURS, 1000, 100)), UTC());
+
+        assertThat(report.approvedToRejected()).isEqualTo(new Change(1, 400));
+        assertThat(report.authorizations()).isEqualTo(1);
+        assertThat(report.reversals()).isZero();
+    }
+
+    @Test
+    void anIncrementFlipsToRejectedUnderATighterTxnCapAndThenCountsNothing() {
+        Instant noon = Instant.parse("2026-11-10T12:10:00Z");
+        UUID hold = hold(Verdict.APPROVED, 300, noon, noon.plus(Duration.ofDays(7)), BEFORE);
+        increment(Verdict.APPROVED, 200, hold, null, noon.plus(Duration.ofHours(1)), INSIDE); // 300 + 200 > 450
+        rows.add(AuditRow.authorization(
+                        UUID.randomUUID(), Verdict.REJECTED, 400, noon.plus(Duration.ofHours(2)), null, INSIDE)
+                .storedFor(Reason.LIMIT_24H_AMOUNT)); // 300 + 400 fits once the increment is not counted
+
+        ScopeReport report = replay(
+                List.of(
+                        row("CARD", "OUT", null, Window.TXN, 450, 0),
+                        row("CARD", "OUT", null, Window.LAST_24_HOURS, 800, 100)),
+                UTC());
+
+        assertThat(report.authorizations()).isEqualTo(2);
+        assertThat(report.approvedToRejectedByReason()).isEqualTo(Map.of(Reason.LIMIT_TXN_AMOUNT, new Change(1, 200)));
+        assertThat(report.rejectedToApprovedByReason()).isEqualTo(Map.of(Reason.LIMIT_24H_AMOUNT, new Change(1, 400)));
+        assertThat(report.reversals()).isZero();
+    }
+
+    @Test
+    void anExpiryAtItsRecordedTimeFreesLimitForALaterAuthorization() {
+        Instant noon = Instant.parse("2026-11-10T12:10:00Z");
+        Instant expiresAt = noon.plus(Duration.ofHours(2));
+        UUID hold = hold(Verdict.APPROVED, 700, noon, expiresAt, BEFORE);
+        authorization(Verdict.APPROVED, 500, noon.plus(Duration.ofHours(1)), null, INSIDE); // 700 + 500 > 1000 now
+        rows.add(AuditRow.expiry(UUID.randomUUID(), 700, hold, expiresAt, expiresAt.plusSeconds(30), INSIDE));
+        authorization(Verdict.APPROVED, 500, noon.plus(Duration.ofHours(3)), null, INSIDE); // the 700 expired
+
+        ScopeReport report = replay(List.of(row("CARD", "OUT", null, Window.LAST_24_HOURS, 1000, 100)), UTC());
+
+        assertThat(report.approvedToRejected()).isEqualTo(new Change(1, 500));
+        assertThat(report.authorizations()).isEqualTo(2);
+        assertThat(report.reversals()).isZero();
+    }
+
+    @Test
+    void aReplayedHoldWhoseIncrementFlipsExpiresAtItsOwnExpiryBeforeALaterDecision() {
+        Instant noon = Instant.parse("2026-11-10T12:10:00Z");
+        UUID hold = hold(Verdict.APPROVED, 300, noon, noon.plus(Duration.ofHours(2)), INSIDE);
+        // approved when decided, it moved the expiry past the period; rejected now, the hold expires at 14:10
+        increment(Verdict.APPROVED, 500, hold, noon.plus(Duration.ofDays(2)), noon.plus(Duration.ofHours(1)), INSIDE);
+        rows.add(AuditRow.authorization(
+                        UUID.randomUUID(), Verdict.REJECTED, 600, noon.plus(Duration.ofHours(3)), null, INSIDE)
+                .storedFor(Reason.LIMIT_24H_AMOUNT)); // 300 + 600 > 800: fits once the hold expired
+
+        ScopeReport report = replay(
+                List.of(
+                        row("CARD", "OUT", null, Window.TXN, 700, 0),
+                        row("CARD", "OUT", null, Window.LAST_24_HOURS, 800, 100)),
+                UTC());
+
+        assertThat(report.approvedToRejectedByReason()).isEqualTo(Map.of(Reason.LIMIT_TXN_AMOUNT, new Change(1, 500)));
+        assertThat(report.rejectedToApproved()).isEqualTo(new Change(1, 600));
+    }
+
+    @Test
+    void aReversalReleasesAllAnIncrementedHoldCountsAndALaterCaptureOfItIsCountedAnew() {
+        Instant noon = Instant.parse("2026-11-10T12:10:00Z");
+        Instant expiresAt = noon.plus(Duration.ofHours(3));
+        UUID hold = hold(Verdict.APPROVED, 400, noon, expiresAt, BEFORE);
+        increment(Verdict.APPROVED, 300, hold, null, noon.plus(Duration.ofHours(1)), INSIDE);
+        reversal(Verdict.RELEASED, 700, hold, 700, 1, hourOf(noon) + 2, INSIDE); // all of it: the count leaves
+        authorization(Verdict.REJECTED, 900, noon.plus(Duration.ofHours(2)).plusSeconds(60), null, INSIDE);
+        rows.add(AuditRow.expiry(UUID.randomUUID(), 400, hold, expiresAt, expiresAt.plusSeconds(5), INSIDE));
+        capture(400, hold, true, noon.plus(Duration.ofHours(4)), INSIDE); // the hold is closed: counted anew
+        authorization(Verdict.APPROVED, 700, noon.plus(Duration.ofHours(5)), null, INSIDE); // 900 + 400 + 700
+
+        ScopeReport report = replay(List.of(row("CARD", "OUT", null, Window.LAST_24_HOURS, 2000, 2)), UTC());
+
+        assertThat(report.rejectedToApproved()).isEqualTo(new Change(1, 900));
+        assertThat(report.approvedToRejectedByReason()).isEqualTo(Map.of(Reason.LIMIT_24H_COUNT, new Change(1, 700)));
+        assertThat(report.reversals()).isEqualTo(1);
+        assertThat(report.releasedToRejected()).isEqualTo(Change.NONE);
+    }
+
+    @Test
     void keysAreReportedUnderTheMostSpecificMatchingRowAndUnmatchedKeysAsUnlimited() {
         UUID entity = UUID.randomUUID();
         ProposedLimits limits = new ProposedLimits(List.of(
@@ -172,6 +264,26 @@ class KeyReplayTest {
         return id;
     }
 
+    private UUID authorization(
+            Verdict stored, long amount, Instant decidedAt, Instant holdExpiresAt, boolean inPeriod) {
+        UUID id = UUID.randomUUID();
+        rows.add(AuditRow.authorization(id, stored, amount, decidedAt, holdExpiresAt, inPeriod));
+        return id;
+    }
+
+    private UUID hold(Verdict stored, long amount, Instant decidedAt, Instant expiresAt, boolean inPeriod) {
+        return authorization(stored, amount, decidedAt, expiresAt, inPeriod);
+    }
+
+    private void capture(long amount, UUID original, boolean isFinal, Instant decidedAt, boolean inPeriod) {
+        rows.add(AuditRow.capture(UUID.randomUUID(), amount, original, isFinal, decidedAt, inPeriod));
+    }
+
+    private void increment(
+            Verdict stored, long amount, UUID original, Instant askedExpiry, Instant decidedAt, boolean inPeriod) {
+        rows.add(AuditRow.increment(UUID.randomUUID(), stored, amount, original, askedExpiry, decidedAt, inPeriod));
+    }
+
     private void reversal(
             Verdict stored,
             long amount,
@@ -187,6 +299,10 @@ class KeyReplayTest {
     private static LimitRow row(
             String channel, String direction, UUID entity, Window window, long maxAmount, long maxCount) {
         return new LimitRow(channel, direction, entity, window, maxAmount, maxCount);
+    }
+
+    private static long hourOf(Instant instant) {
+        return instant.getEpochSecond() / 3600;
     }
 
     private static long hour(String instant) {

@@ -10,6 +10,7 @@ import io.risklimits.decision.Verdict;
 import io.risklimits.decision.Window;
 import io.risklimits.decision.WindowCalendar;
 import io.risklimits.limits.LimitRow;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,6 +79,68 @@ class ScopedReplayTest {
                 .isEqualTo(Map.of(Reason.ACCOUNT_CHANNEL_LIMIT_24H_AMOUNT, new Change(1, 500)));
     }
 
+    @Test
+    void aCaptureWithoutAnAccountCountsItsExcessAtTheAccountItsHoldWasCountedAt() {
+        Instant noon = Instant.ofEpochSecond(HOUR * 3600).plusSeconds(600);
+        UUID hold = hold(CARD_OF_A, ACCOUNT, 500, noon, noon.plus(Duration.ofDays(7)), BEFORE);
+        rows.add(new ScopedRow(
+                CARD_OF_A,
+                null,
+                AuditRow.capture(UUID.randomUUID(), 800, hold, true, noon.plus(Duration.ofHours(1)), INSIDE)));
+        rows.add(new ScopedRow(
+                CARD_OF_B,
+                ACCOUNT,
+                AuditRow.authorization(
+                        UUID.randomUUID(), Verdict.APPROVED, 300, noon.plus(Duration.ofHours(2)), null, INSIDE)));
+
+        ScopeReport report = replay(accountRow(Scope.ACCOUNT, "*", Window.LAST_24_HOURS, 1000));
+
+        assertThat(report.approvedToRejectedByReason())
+                .isEqualTo(Map.of(Reason.ACCOUNT_LIMIT_24H_AMOUNT, new Change(1, 300))); // 800 + 300 > 1000
+        assertThat(report.reversals()).isZero();
+    }
+
+    @Test
+    void anIncrementIsCheckedAtTheAccountOfItsHoldAndAnExpiryGivesBackThere() {
+        Instant noon = Instant.ofEpochSecond(HOUR * 3600).plusSeconds(600);
+        Instant expiresAt = noon.plus(Duration.ofHours(2));
+        UUID hold = hold(CARD_OF_A, ACCOUNT, 400, noon, expiresAt, BEFORE);
+        rows.add(new ScopedRow(
+                CARD_OF_B,
+                ACCOUNT,
+                AuditRow.authorization(
+                        UUID.randomUUID(), Verdict.APPROVED, 500, noon.plus(Duration.ofMinutes(30)), null, INSIDE)));
+        rows.add(new ScopedRow(
+                CARD_OF_A,
+                null,
+                AuditRow.increment(
+                        UUID.randomUUID(),
+                        Verdict.APPROVED,
+                        300,
+                        hold,
+                        null,
+                        noon.plus(Duration.ofHours(1)),
+                        INSIDE))); // 400 + 500 + 300 > 1000 at the account
+        rows.add(new ScopedRow(
+                CARD_OF_A,
+                ACCOUNT,
+                AuditRow.expiry(UUID.randomUUID(), 400, hold, expiresAt, expiresAt.plusSeconds(20), INSIDE)));
+        rows.add(new ScopedRow(
+                CARD_OF_B,
+                ACCOUNT,
+                AuditRow.authorization(
+                                UUID.randomUUID(), Verdict.REJECTED, 500, noon.plus(Duration.ofHours(3)), null, INSIDE)
+                        .storedFor(Reason.ACCOUNT_LIMIT_24H_AMOUNT))); // 500 + 500 fits once the 400 expired
+
+        ScopeReport report = replay(accountRow(Scope.ACCOUNT, "*", Window.LAST_24_HOURS, 1000));
+
+        assertThat(report.approvedToRejectedByReason())
+                .isEqualTo(Map.of(Reason.ACCOUNT_LIMIT_24H_AMOUNT, new Change(1, 300)));
+        assertThat(report.rejectedToApprovedByReason())
+                .isEqualTo(Map.of(Reason.ACCOUNT_LIMIT_24H_AMOUNT, new Change(1, 500)));
+        assertThat(report.authorizations()).isEqualTo(3);
+    }
+
     private ScopeReport replay(LimitRow... limitRows) {
         ProposedLimits limits = new ProposedLimits(List.of(limitRows));
         ScopeReport totals = ScopeReport.empty(null);
@@ -95,6 +158,14 @@ class ScopedReplayTest {
             BusinessKey key, UUID account, Verdict stored, long amount, long bucketHour, boolean inPeriod) {
         UUID id = UUID.randomUUID();
         rows.add(new ScopedRow(key, account, AuditRow.authorization(id, stored, amount, bucketHour, inPeriod)));
+        return id;
+    }
+
+    private UUID hold(
+            BusinessKey key, UUID account, long amount, Instant decidedAt, Instant expiresAt, boolean inPeriod) {
+        UUID id = UUID.randomUUID();
+        rows.add(new ScopedRow(
+                key, account, AuditRow.authorization(id, Verdict.APPROVED, amount, decidedAt, expiresAt, inPeriod)));
         return id;
     }
 

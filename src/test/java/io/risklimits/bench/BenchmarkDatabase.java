@@ -129,6 +129,12 @@ final class BenchmarkDatabase {
             DELETE FROM risk_request_log WHERE channel_code = ? AND bucket_ts >= ?::timestamp
             """;
 
+    // What the runs counted of their authorizations (holds and the follow-ups that acted on them): the
+    // ledgers of the hour of the load or later.
+    private static final String DELETE_RUN_LEDGERS = """
+            DELETE FROM risk_authorization_ledger WHERE channel_code = ? AND bucket_ts >= ?::timestamp
+            """;
+
     // Decisions of an hour past retention, a typical approval's usage and limits as the decider writes them.
     private static final String INSERT_OLD_DECISIONS = """
             INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
@@ -577,6 +583,9 @@ final class BenchmarkDatabase {
      * log that grows by every phase before them.
      */
     void resetRunDecisions() {
+        // with their ledgers, as the archiver deletes them: a hold of the run is neither expired by a later
+        // phase's batch nor swept, nor its expiry sent, after the run
+        jdbc.update(DELETE_RUN_LEDGERS, BenchmarkKeys.CHANNEL, utc(loadHour));
         jdbc.update(DELETE_RUN_DECISIONS, BenchmarkKeys.CHANNEL, utc(loadHour));
     }
 
@@ -592,6 +601,7 @@ final class BenchmarkDatabase {
             statement.execute("VACUUM (ANALYZE) risk_hourly_agg");
             statement.execute("VACUUM (ANALYZE) risk_scope_hourly_agg");
             statement.execute("VACUUM (ANALYZE) risk_request_log");
+            statement.execute("VACUUM (ANALYZE) risk_authorization_ledger");
             statement.execute("CHECKPOINT");
             // a running service has its keys' recent buckets in memory; without this the first
             // seconds of a run read them from disk and the figures measure the cache, not the decider

@@ -42,8 +42,8 @@ import java.util.Properties;
  *     {@link #measures}); the quick run: uniform 30 d and the reversal mix, whose batched / baseline
  *     ratios it reports
  * @param ceilingScenarios the scenarios whose database ceiling runs beside the batched service's
- *     throughput phases; the quick run: uniform 30 d and the reversal mix, the ratios to the ceiling
- *     it judges. Without its ceiling a scenario has no ratio to it (null in summary.json)
+ *     throughput phases; the quick run: uniform 30 d and the reversal and holds mixes, the ratios to the
+ *     ceiling it judges. Without its ceiling a scenario has no ratio to it (null in summary.json)
  * @param latencyScenarios the scenarios whose latency phase (and settling stretch) runs, in every mode
  *     measured; the quick run: uniform 30 d and all-scopes. Without it a scenario's latency figures are null
  * @param concurrency risk.decider.concurrency of the service under test
@@ -116,7 +116,13 @@ record BenchmarkOptions(
                 // the quick run's goals compare the baseline with these alone
                 scenarioList(properties, "bench.baseline-scenarios", quick, Scenario.UNIFORM, Scenario.REVERSAL_MIX),
                 // the quick run's goals read end to end over the ceiling of these alone
-                scenarioList(properties, "bench.ceiling-scenarios", quick, Scenario.UNIFORM, Scenario.REVERSAL_MIX),
+                scenarioList(
+                        properties,
+                        "bench.ceiling-scenarios",
+                        quick,
+                        Scenario.UNIFORM,
+                        Scenario.REVERSAL_MIX,
+                        Scenario.HOLDS_MIX),
                 scenarioList(properties, "bench.latency-scenarios", quick, Scenario.UNIFORM, Scenario.ALL_SCOPES),
                 integer(properties, "bench.concurrency", 2),
                 integer(properties, "bench.partitions", 12),

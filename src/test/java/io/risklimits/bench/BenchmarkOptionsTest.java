@@ -25,7 +25,28 @@ class BenchmarkOptionsTest {
         BenchmarkOptions quick = options("bench.quick", "true");
 
         assertThat(Scenario.ALL.stream().filter(quick::measuresCeiling).map(Scenario::name))
-                .containsExactly(Scenario.UNIFORM.name(), Scenario.REVERSAL_MIX.name());
+                .containsExactly(Scenario.UNIFORM.name(), Scenario.REVERSAL_MIX.name(), "holds-mix");
+    }
+
+    @Test
+    void theQuickRunMeasuresTheHoldsMixEndToEndAndItsCeilingButNotItsBaselineNorItsLatency() {
+        BenchmarkOptions quick = options("bench.quick", "true");
+        Scenario holdsMix = Scenario.named("holds-mix");
+
+        assertThat(quick.scenarios()).contains(holdsMix.name());
+        assertThat(quick.measures(holdsMix, DecisionBenchmark.BATCHED)).isTrue();
+        assertThat(quick.measuresCeiling(holdsMix)).isTrue();
+        assertThat(quick.measures(holdsMix, BASELINE)).isFalse();
+        assertThat(quick.measuresLatency(holdsMix)).isFalse();
+    }
+
+    @Test
+    void theBaselineNeverRunsTheHoldsMixWhoseCapturesAndIncrementsItDoesNotKnow() {
+        Scenario holdsMix = Scenario.named("holds-mix");
+
+        assertThat(options().measures(holdsMix, BASELINE)).isFalse();
+        assertThat(options("bench.baseline-scenarios", "holds-mix").measures(holdsMix, BASELINE))
+                .isFalse();
     }
 
     @Test

@@ -5,11 +5,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiFunction;
 
 /**
  * All runs of one benchmark and the comparisons drawn from them: the service end to end against the
- * database's ceiling, each mode against the baseline (the first mode) per scenario, the reversal mix
- * against plain uniform traffic, and each mode's throughput with 30 days of history against 1 day.
+ * database's ceiling, each mode against the baseline (the first mode) per scenario, the reversal and
+ * holds mixes against plain uniform traffic, and each mode's throughput with 30 days of history against 1 day.
  */
 record BenchmarkReport(
         Map<String, Object> environment,
@@ -18,6 +19,7 @@ record BenchmarkReport(
         List<CeilingRatio> ceilingRatios,
         List<ModeRatio> modeRatios,
         List<ReversalRatio> reversalRatios,
+        List<HoldsRatio> holdsRatios,
         List<HistoryRatio> historyRatios,
         Double headlineRatio) {
 
@@ -39,6 +41,9 @@ record BenchmarkReport(
 
     /** Uniform 30 d with 10 % reversals / without, per mode (and for the ceiling). */
     record ReversalRatio(String mode, double throughputRatio) {}
+
+    /** The holds mix / uniform 30 d, per mode (and for the ceiling). */
+    record HoldsRatio(String mode, double throughputRatio) {}
 
     /**
      * With 30 days of history / with 1 day: throughput about 1, and CPU per decision about 1, mean cost
@@ -79,23 +84,8 @@ record BenchmarkReport(
                         run.mode(),
                         run.throughput().decisionsPerSecond() / run.ceiling().decisionsPerSecond()))
                 .toList();
-        List<ReversalRatio> reversalRatios = new ArrayList<>();
-        for (String mode : modes) {
-            Optional<RunResult> mixed = find(runs, Scenario.REVERSAL_MIX.name(), mode);
-            Optional<RunResult> plain = find(runs, Scenario.UNIFORM.name(), mode);
-            if (mixed.isPresent() && plain.isPresent()) {
-                reversalRatios.add(new ReversalRatio(
-                        mode,
-                        mixed.get().throughput().decisionsPerSecond()
-                                / plain.get().throughput().decisionsPerSecond()));
-                if (mixed.get().ceiling() != null && plain.get().ceiling() != null) {
-                    reversalRatios.add(new ReversalRatio(
-                            DecisionBenchmark.CEILING,
-                            mixed.get().ceiling().decisionsPerSecond()
-                                    / plain.get().ceiling().decisionsPerSecond()));
-                }
-            }
-        }
+        List<ReversalRatio> reversalRatios = overUniform(runs, modes, Scenario.REVERSAL_MIX, ReversalRatio::new);
+        List<HoldsRatio> holdsRatios = overUniform(runs, modes, Scenario.HOLDS_MIX, HoldsRatio::new);
         List<HistoryRatio> historyRatios = new ArrayList<>();
         for (String mode : modes) {
             Optional<RunResult> deep = find(runs, Scenario.UNIFORM.name(), mode);
@@ -118,7 +108,38 @@ record BenchmarkReport(
                 .findFirst()
                 .orElse(null);
         return new BenchmarkReport(
-                environment, settings, runs, ceilingRatios, modeRatios, reversalRatios, historyRatios, headline);
+                environment,
+                settings,
+                runs,
+                ceilingRatios,
+                modeRatios,
+                reversalRatios,
+                holdsRatios,
+                historyRatios,
+                headline);
+    }
+
+    /** The mixed scenario's throughput over uniform 30 d's, per mode, and the ceiling's where both ran. */
+    private static <T> List<T> overUniform(
+            List<RunResult> runs, List<String> modes, Scenario mixedScenario, BiFunction<String, Double, T> ratio) {
+        List<T> ratios = new ArrayList<>();
+        for (String mode : modes) {
+            Optional<RunResult> mixed = find(runs, mixedScenario.name(), mode);
+            Optional<RunResult> plain = find(runs, Scenario.UNIFORM.name(), mode);
+            if (mixed.isPresent() && plain.isPresent()) {
+                ratios.add(ratio.apply(
+                        mode,
+                        mixed.get().throughput().decisionsPerSecond()
+                                / plain.get().throughput().decisionsPerSecond()));
+                if (mixed.get().ceiling() != null && plain.get().ceiling() != null) {
+                    ratios.add(ratio.apply(
+                            DecisionBenchmark.CEILING,
+                            mixed.get().ceiling().decisionsPerSecond()
+                                    / plain.get().ceiling().decisionsPerSecond()));
+                }
+            }
+        }
+        return ratios;
     }
 
     String table() {
@@ -192,6 +213,17 @@ record BenchmarkReport(
             text.append(String.format(
                     "%s: with 10 %% reversals / without (uniform, 30 days): throughput %.2f%n",
                     ratio.mode(), ratio.throughputRatio()));
+        }
+        Scenario.HoldMix holds = Scenario.HOLDS_MIX.holds();
+        for (HoldsRatio ratio : holdsRatios) {
+            text.append(String.format(
+                    "%s: with holds (%.0f %% captured, %.0f %% incremented, %.0f %% expiring) / without (uniform,"
+                            + " 30 days): throughput %.2f%n",
+                    ratio.mode(),
+                    100 * holds.captureShare(),
+                    100 * holds.incrementShare(),
+                    100 * holds.expiringShare(),
+                    ratio.throughputRatio()));
         }
         for (HistoryRatio ratio : historyRatios) {
             text.append(String.format(

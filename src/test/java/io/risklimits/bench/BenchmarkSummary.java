@@ -23,6 +23,7 @@ final class BenchmarkSummary {
             Scenario.HOT_KEY,
             Scenario.SHALLOW_HISTORY,
             Scenario.REVERSAL_MIX,
+            Scenario.HOLDS_MIX,
             Scenario.WIDE_KEYS,
             Scenario.ALL_SCOPES,
             Scenario.HOT_ACCOUNT);
@@ -89,18 +90,20 @@ final class BenchmarkSummary {
                                     run.latency().p99Millis())));
         }
         Optional<RunResult> plain = find(report, Scenario.UNIFORM, service);
-        Optional<RunResult> mixed = find(report, Scenario.REVERSAL_MIX, service);
-        if (plain.isPresent() && mixed.isPresent()) {
-            ratios.put(
-                    "reversal_mix_over_uniform_30d",
-                    spread(perRound(
-                            rates(mixed.get().rounds()), rates(plain.get().rounds()))));
-            if (plain.get().ceiling() != null && mixed.get().ceiling() != null) {
+        for (Scenario mix : List.of(Scenario.REVERSAL_MIX, Scenario.HOLDS_MIX)) {
+            Optional<RunResult> mixed = find(report, mix, service);
+            if (plain.isPresent() && mixed.isPresent()) {
                 ratios.put(
-                        "reversal_mix_over_uniform_30d_ceiling",
+                        mix.summaryName() + "_over_uniform_30d",
                         spread(perRound(
-                                rates(mixed.get().ceilingRounds()),
-                                rates(plain.get().ceilingRounds()))));
+                                rates(mixed.get().rounds()), rates(plain.get().rounds()))));
+                if (plain.get().ceiling() != null && mixed.get().ceiling() != null) {
+                    ratios.put(
+                            mix.summaryName() + "_over_uniform_30d_ceiling",
+                            spread(perRound(
+                                    rates(mixed.get().ceilingRounds()),
+                                    rates(plain.get().ceilingRounds()))));
+                }
             }
         }
         Optional<RunResult> wide = find(report, Scenario.WIDE_KEYS, service);

@@ -73,6 +73,47 @@ class BenchmarkSummaryTest {
         assertThat(SvgChart.render(report, "test")).contains("hot-key-30d");
     }
 
+    @Test
+    void theHoldsMixIsReadAgainstUniformThirtyDaysEndToEndAndAtTheCeilingWithItsOwnCost() {
+        Scenario holdsMix = Scenario.named("holds-mix");
+        BenchmarkReport withHolds = BenchmarkReport.of(
+                Map.of(),
+                Map.of(),
+                List.of(BASELINE, BATCHED),
+                List.of(
+                        run(
+                                Scenario.UNIFORM,
+                                BATCHED,
+                                List.of(30_000, 31_000, 32_000),
+                                List.of(32_000, 32_000, 32_000),
+                                false),
+                        run(
+                                holdsMix,
+                                BATCHED,
+                                List.of(24_000, 24_800, 25_600),
+                                List.of(25_600, 24_000, 28_800),
+                                false)));
+        Map<String, Object> holdsSummary = BenchmarkSummary.of(withHolds, BASELINE, BATCHED);
+        Map<String, Object> ratios = figures(holdsSummary, "ratios");
+
+        assertThat(figures(ratios, "holds_mix_over_uniform_30d"))
+                .containsEntry("median", 0.8)
+                .containsEntry("rounds", List.of(0.8, 0.8, 0.8));
+        assertThat(figures(ratios, "holds_mix_over_uniform_30d_ceiling"))
+                .containsEntry("median", 0.8)
+                .containsEntry("rounds", List.of(0.8, 0.75, 0.9));
+        assertThat(figures(figures(figures(holdsSummary, "holds_mix"), "cost"), BATCHED))
+                .containsKey("pg_cpu_us");
+        assertThat(figures(figures(figures(holdsSummary, "holds_mix"), "cost"), DecisionBenchmark.CEILING))
+                .containsKey("pg_cpu_us");
+        assertThat(figures(ratios, "holds_mix")).containsEntry("batched_over_baseline", null);
+        assertThat(withHolds.table())
+                .contains("batched: with holds (60 % captured, 10 % incremented, 5 % expiring) / without"
+                        + " (uniform, 30 days): throughput 0.80")
+                .contains("ceiling: with holds (60 % captured, 10 % incremented, 5 % expiring) / without"
+                        + " (uniform, 30 days): throughput 0.75");
+    }
+
     private Map<String, Object> figures(String name) {
         return figures(summary, name);
     }

@@ -367,9 +367,11 @@ class DecisionBenchmark {
         }
     }
 
+    // the decisions and their hold ledgers first: a hold sweep after them finds no hold of the run to give
+    // back to its buckets
     private void resetAfter(BenchmarkKeys keys) {
-        database.resetRunBuckets(keys);
         database.resetRunDecisions();
+        database.resetRunBuckets(keys);
         database.settle();
     }
 

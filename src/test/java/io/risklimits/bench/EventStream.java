@@ -2,9 +2,13 @@ package io.risklimits.bench;
 
 import io.risklimits.support.Events;
 import io.risklimits.support.TestKafka;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.Random;
 import java.util.UUID;
 import java.util.stream.Stream;
@@ -31,6 +35,25 @@ final class EventStream {
     private record Authorization(UUID dedupeId, int keyIndex, long amount) {}
 
     private static final int MAX_REVERSIBLE = 10_000;
+
+    // a hold's follow-up comes 1 to this many events after it, a small part of a phase of tens of thousands
+    private static final int MAX_FOLLOW_UP_DELAY = 1_000;
+    // a hold that expires during the phase (of 5 s or more) it is decided in
+    private static final Duration EXPIRING_HOLD = Duration.ofSeconds(2);
+    // the others are held past the phase, as long as a hold without hold_expires_at is by default
+    private static final Duration HELD_PAST_THE_PHASE = Duration.ofDays(7);
+
+    private enum FollowUpType {
+        CAPTURE,
+        INCREMENT
+    }
+
+    // a hold's capture or increment, sent as the stream's event number dueAt (or the first one after)
+    private record FollowUp(long dueAt, long sequence, FollowUpType type, Authorization original) {}
+
+    private final PriorityQueue<FollowUp> followUps =
+            new PriorityQueue<>(Comparator.comparingLong(FollowUp::dueAt).thenComparingLong(FollowUp::sequence));
+    private long sent;
 
     EventStream(Scenario scenario, BenchmarkKeys keys, long seed) {
         this.scenario = scenario;
@@ -62,6 +85,11 @@ final class EventStream {
     }
 
     Event next() {
+        sent++;
+        FollowUp due = followUps.peek();
+        if (due != null && due.dueAt() <= sent) {
+            return followUp(followUps.poll());
+        }
         if (!authorizations.isEmpty() && random.nextDouble() < scenario.reversalShare()) {
             return reversal(authorizations.remove(random.nextInt(authorizations.size())));
         }
@@ -74,6 +102,9 @@ final class EventStream {
         UUID dedupeId = UUID.randomUUID();
         Map<String, Object> event = Events.event(
                 dedupeId, keys.entityId(keyIndex), BenchmarkKeys.CHANNEL, keys.direction(keyIndex), amount);
+        if (scenario.hasHolds()) {
+            hold(event, new Authorization(dedupeId, keyIndex, amount));
+        }
         byte[] payload =
                 Events.json(scenario.accounts() > 0 ? Events.withAccount(event, scenario.accountOf(keyIndex)) : event);
         if (scenario.reversalShare() > 0) {
@@ -97,5 +128,49 @@ final class EventStream {
                 amount,
                 original.dedupeId()));
         return new Event(dedupeId.toString(), TestKafka.utf8(keys.recordKey(original.keyIndex())), payload);
+    }
+
+    /**
+     * Makes the authorization a hold, and draws what becomes of it: a capture or an increment due a few
+     * events later, an expiry a few seconds after it occurred, or neither.
+     */
+    private void hold(Map<String, Object> authorization, Authorization hold) {
+        Scenario.HoldMix mix = scenario.holds();
+        double drawn = random.nextDouble();
+        Instant occurredAt = Instant.parse((String) authorization.get("occurred_at"));
+        boolean expiring = drawn >= mix.captureShare() + mix.incrementShare()
+                && drawn < mix.captureShare() + mix.incrementShare() + mix.expiringShare();
+        authorization.put(
+                "hold_expires_at",
+                occurredAt.plus(expiring ? EXPIRING_HOLD : HELD_PAST_THE_PHASE).toString());
+        FollowUpType type = drawn < mix.captureShare()
+                ? FollowUpType.CAPTURE
+                : drawn < mix.captureShare() + mix.incrementShare() ? FollowUpType.INCREMENT : null;
+        if (type != null) {
+            long dueAt = sent + 1 + random.nextInt(MAX_FOLLOW_UP_DELAY);
+            followUps.add(new FollowUp(dueAt, sent, type, hold));
+        }
+    }
+
+    /** A capture of the hold (its amount, or up to a tenth more or less), or an increment of up to a quarter of it. */
+    private Event followUp(FollowUp followUp) {
+        Authorization original = followUp.original();
+        long amount = followUp.type() == FollowUpType.CAPTURE
+                ? switch (random.nextInt(4)) {
+                    case 0 -> original.amount() - 1 - random.nextInt((int) original.amount() / 10);
+                    case 1 -> original.amount() + 1 + random.nextInt((int) original.amount() / 10);
+                    default -> original.amount();
+                }
+                : 1 + random.nextInt((int) original.amount() / 4);
+        UUID dedupeId = UUID.randomUUID();
+        Map<String, Object> event = Events.event(
+                dedupeId,
+                keys.entityId(original.keyIndex()),
+                BenchmarkKeys.CHANNEL,
+                keys.direction(original.keyIndex()),
+                amount);
+        event.put("type", followUp.type().name());
+        event.put("original", original.dedupeId().toString());
+        return new Event(dedupeId.toString(), TestKafka.utf8(keys.recordKey(original.keyIndex())), Events.json(event));
     }
 }

@@ -18,6 +18,8 @@ import java.util.UUID;
  *     each once before any comes again
  * @param accounts how many accounts the key set's entities are spread over, each event naming its
  *     entity's account (key i belongs to account i mod accounts); 0: events name no account
+ * @param holds whether the authorizations are holds and what follows them ({@link HoldMix#NONE}: final
+ *     spends, nothing follows)
  */
 record Scenario(
         String name,
@@ -26,7 +28,8 @@ record Scenario(
         double hotKeyShare,
         double reversalShare,
         boolean wideKeys,
-        int accounts) {
+        int accounts,
+        HoldMix holds) {
 
     Scenario(
             String name,
@@ -36,6 +39,28 @@ record Scenario(
             double reversalShare,
             boolean wideKeys) {
         this(name, summaryName, historyDays, hotKeyShare, reversalShare, wideKeys, 0);
+    }
+
+    Scenario(
+            String name,
+            String summaryName,
+            int historyDays,
+            double hotKeyShare,
+            double reversalShare,
+            boolean wideKeys,
+            int accounts) {
+        this(name, summaryName, historyDays, hotKeyShare, reversalShare, wideKeys, accounts, HoldMix.NONE);
+    }
+
+    /**
+     * Every authorization a hold (it carries hold_expires_at, whatever its channel), and one follow-up
+     * at most of each, later in the stream on the same key: of the authorizations, captureShare are
+     * captured (the amount held, or a little more or less), incrementShare incremented, expiringShare
+     * expire a few seconds after they occurred, within the phase; the others are held past it.
+     */
+    record HoldMix(double captureShare, double incrementShare, double expiringShare) {
+
+        static final HoldMix NONE = new HoldMix(0, 0, 0);
     }
 
     /** Buckets of each key of a wide key set, the latest 1 to 59 hours old, the others 59 hours apart. */
@@ -52,11 +77,15 @@ record Scenario(
     static final Scenario ALL_SCOPES = new Scenario("all-scopes", "all_scopes", 30, 0, 0, false, 1_000);
     // the same, the accounts so few that every batch shares them: their locks serialise the batches
     static final Scenario HOT_ACCOUNT = new Scenario("hot-account", "hot_account", 30, 0, 0, false, 10);
+    // card traffic: holds, most of them captured later, some incremented, some expiring during the phase
+    static final Scenario HOLDS_MIX =
+            new Scenario("holds-mix", "holds_mix", 30, 0, 0, false, 0, new HoldMix(0.60, 0.10, 0.05));
 
     // the order of a round: uniform 30 d next to the scenarios it is compared with (1 d of history,
-    // the reversal mix, the scopes, the wide key set), so that the machine's drift between them is a few seconds' worth
+    // the reversal and holds mixes, the scopes, the wide key set), so that the machine's drift between them
+    // is a few seconds' worth
     static final List<Scenario> ALL =
-            List.of(SHALLOW_HISTORY, UNIFORM, REVERSAL_MIX, ALL_SCOPES, HOT_ACCOUNT, WIDE_KEYS, HOT_KEY);
+            List.of(SHALLOW_HISTORY, UNIFORM, REVERSAL_MIX, HOLDS_MIX, ALL_SCOPES, HOT_ACCOUNT, WIDE_KEYS, HOT_KEY);
 
     static final List<String> NAMES = ALL.stream().map(Scenario::name).toList();
 
@@ -82,8 +111,15 @@ record Scenario(
         return UUID.nameUUIDFromBytes((name + ":account:" + keyIndex % accounts).getBytes(StandardCharsets.UTF_8));
     }
 
-    /** Whether the per-event baseline runs it: the baseline counts at the business key alone, as v2 did. */
+    boolean hasHolds() {
+        return !holds.equals(HoldMix.NONE);
+    }
+
+    /**
+     * Whether the per-event baseline runs it: the baseline counts at the business key alone and decides
+     * every event as an authorization, as v2 did, so it knows neither captures, increments nor expiry.
+     */
     boolean comparedWithBaseline() {
-        return !wideKeys && accounts == 0;
+        return !wideKeys && accounts == 0 && !hasHolds();
     }
 }

@@ -3,12 +3,17 @@ package io.risklimits.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /** Bad arguments are usage errors (exit code 2), found before anything connects to PostgreSQL or Kafka. */
 class CliArgumentsTest {
@@ -42,6 +47,10 @@ class CliArgumentsTest {
             limits show --scope account_channel --account 6f1c1a9e-3d2b-4c1e-9a47-2b5f0c7d8e11               | need --channel
             explain not-a-uuid                                                                               | 'not-a-uuid' is not a UUID
             explain                                                                                          | DEDUPE_ID
+            holds --channel CARD --direction OUT                                                             | --entity-id
+            holds --entity-id 42 --channel CARD --direction OUT                                              | '42' is not a UUID
+            holds --entity-id 6f1c1a9e-3d2b-4c1e-9a47-2b5f0c7d8e11 --channel card --direction OUT           | 'card' is not a channel
+            holds --entity-id 6f1c1a9e-3d2b-4c1e-9a47-2b5f0c7d8e11 --channel CARD                           | --direction
             archive --window-minutes 0                                                                       | --window-minutes must be 1 .. 1440
             archive --max-windows 0                                                                          | --max-windows must be 1 or more
             archive-status --retention soon                                                                  | expected a duration
@@ -181,7 +190,74 @@ class CliArgumentsTest {
         CliRun run = CliRun.of("help");
 
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).contains("limits", "explain", "archive", "archive-status", "send-event", "backtest");
+        assertThat(run.out())
+                .contains("limits", "explain", "holds", "archive", "archive-status", "send-event", "backtest");
+    }
+
+    private static final String AUTHORIZATION_ID = "7b75c0de-1f7a-4b8e-9d36-0c5a3c1e2f10";
+
+    @Test
+    void sendEventSendsACaptureWithItsOriginalAndFinalUnderTheAuthorizationsEntity() {
+        JsonNode event = eventSent("--type=CAPTURE", "--original=" + AUTHORIZATION_ID, "--final=false", "--amount=700");
+
+        assertThat(event.path("type").asString()).as(event.toString()).isEqualTo("CAPTURE");
+        assertThat(event.path("original").asString()).as(event.toString()).isEqualTo(AUTHORIZATION_ID);
+        assertThat(event.path("final").isBoolean()).as(event.toString()).isTrue();
+        assertThat(event.path("final").booleanValue()).as(event.toString()).isFalse();
+        assertThat(event.has("reverses")).as(event.toString()).isFalse();
+        assertThat(event.has("hold_expires_at")).as(event.toString()).isFalse();
+        // without --entity, where an authorization sent with --dedupe-id=AUTHORIZATION_ID was filed
+        assertThat(event.path("entity_id").asString())
+                .isEqualTo(UUID.nameUUIDFromBytes(AUTHORIZATION_ID.getBytes(StandardCharsets.UTF_8))
+                        .toString());
+    }
+
+    @Test
+    void sendEventLeavesFinalOutUnlessGivenSoTheContractsDefaultApplies() {
+        JsonNode event = eventSent("--type=CAPTURE", "--original=" + AUTHORIZATION_ID);
+
+        assertThat(event.has("final")).as(event.toString()).isFalse();
+        assertThat(event.path("original").asString()).as(event.toString()).isEqualTo(AUTHORIZATION_ID);
+    }
+
+    @Test
+    void sendEventSendsAnIncrementWithTheHoldExpiryAsGiven() {
+        JsonNode event = eventSent(
+                "--type=INCREMENT", "--original=" + AUTHORIZATION_ID, "--hold-expires-at=2026-12-01T10:00:00+01:00");
+
+        assertThat(event.path("type").asString()).as(event.toString()).isEqualTo("INCREMENT");
+        assertThat(event.path("original").asString()).as(event.toString()).isEqualTo(AUTHORIZATION_ID);
+        assertThat(event.path("hold_expires_at").asString())
+                .as(event.toString())
+                .isEqualTo("2026-12-01T10:00:00+01:00");
+        assertThat(event.has("final")).as(event.toString()).isFalse();
+    }
+
+    @Test
+    void sendEventSendsAnAuthorizationThatNamesItsHoldExpiry() {
+        JsonNode event = eventSent("--dedupe-id=" + AUTHORIZATION_ID, "--hold-expires-at=2026-12-01T09:00:00Z");
+
+        assertThat(event.has("type")).as(event.toString()).isFalse();
+        assertThat(event.path("hold_expires_at").asString())
+                .as(event.toString())
+                .isEqualTo("2026-12-01T09:00:00Z");
+        assertThat(event.has("original")).as(event.toString()).isFalse();
+    }
+
+    /** Like every field of send-event, a final that is no boolean is sent as given: the service answers INVALID. */
+    @Test
+    void sendEventSendsAFinalThatIsNoBooleanAsGiven() {
+        JsonNode event = eventSent("--type=CAPTURE", "--original=" + AUTHORIZATION_ID, "--final=maybe");
+
+        assertThat(event.path("final").isString()).as(event.toString()).isTrue();
+        assertThat(event.path("final").asString()).isEqualTo("maybe");
+    }
+
+    /** The event send-event would send for these arguments; nothing is sent. */
+    private static JsonNode eventSent(String... arguments) {
+        SendEventCommand command = new SendEventCommand();
+        new CommandLine(command).parseArgs(arguments);
+        return JsonMapper.builder().build().readTree(command.eventJson());
     }
 
     @Test

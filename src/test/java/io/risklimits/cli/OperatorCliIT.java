@@ -16,8 +16,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -441,7 +443,7 @@ class OperatorCliIT {
         assertThat(authorization.exitCode()).as(authorization.toString()).isZero();
         assertThat(authorization.out())
                 .containsPattern("type\\s+AUTHORIZATION")
-                .containsPattern(reversalId + "\\s+RELEASED\\s+-\\s+400\\s+400")
+                .containsPattern(reversalId + "\\s+REVERSAL\\s+RELEASED\\s+-\\s+400\\s+400")
                 .contains("remaining: 600 of 1000 still counted");
         assertThat(reversal.exitCode()).as(reversal.toString()).isZero();
         assertThat(reversal.out())
@@ -450,6 +452,34 @@ class OperatorCliIT {
                 .containsPattern("released\\s+400")
                 .containsPattern("original remaining\\s+600")
                 .containsPattern("24h\\s+1000\\s+1\\s+.*uses no limit");
+    }
+
+    /** send-event sends a hold and a capture of part of it; holds then lists what the hold still holds. */
+    @Test
+    void aHoldSentFromTheCliIsCapturedInPartAndHoldsTheRest() {
+        String channel = newChannel();
+        UUID entity = UUID.randomUUID();
+        UUID authorizationId = UUID.randomUUID();
+        UUID captureId = UUID.randomUUID();
+        Instant expiry = Instant.now().plus(Duration.ofDays(1)).truncatedTo(ChronoUnit.SECONDS);
+
+        JsonNode hold = decision(sendEvent(entity, channel, authorizationId, 1000, "--hold-expires-at=" + expiry));
+        JsonNode capture = decision(sendEvent(
+                entity, channel, captureId, 300, "--type=CAPTURE", "--original=" + authorizationId, "--final=false"));
+        CliRun holds = database("holds", "--entity-id", entity.toString(), "--channel", channel, "--direction", "OUT");
+
+        assertThat(hold.get("decision").stringValue()).as(hold.toString()).isEqualTo("APPROVED");
+        assertThat(Instant.parse(hold.get("hold_expires_at").stringValue()))
+                .as(hold.toString())
+                .isEqualTo(expiry);
+        assertThat(capture.get("decision").stringValue()).as(capture.toString()).isEqualTo("CAPTURED");
+        assertThat(capture.get("original").stringValue()).as(capture.toString()).isEqualTo(authorizationId.toString());
+        assertThat(capture.get("captured").longValue()).as(capture.toString()).isEqualTo(300);
+        assertThat(capture.get("over_captured").longValue())
+                .as(capture.toString())
+                .isZero();
+        assertThat(holds.exitCode()).as(holds.toString()).isZero();
+        assertThat(holds.out()).containsPattern(authorizationId + "\\s+1000\\s+300\\s+700\\s+" + expiry + "\n");
     }
 
     /**

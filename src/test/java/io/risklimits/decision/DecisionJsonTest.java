@@ -2,14 +2,23 @@ package io.risklimits.decision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.risklimits.decision.hold.HoldLedger;
+import io.risklimits.decision.hold.HoldOutcome;
+import io.risklimits.decision.hold.HoldPolicy;
+import io.risklimits.decision.hold.Original;
 import io.risklimits.support.DecisionSchema;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -54,6 +63,9 @@ class DecisionJsonTest {
                 List.of(),
                 null,
                 List.of(),
+                null,
+                null,
+                null,
                 false);
 
         byte[] message = DecisionJson.message(decision);
@@ -375,5 +387,358 @@ class DecisionJsonTest {
         assertThat(readBack.get(1).usage().of(Window.DAY)).isEqualTo(new Tally(480_000, 12));
         assertThat(DecisionJson.scopes(readBack)).isEqualTo(column);
         assertThat(DecisionJson.scopes(List.of())).isNull();
+    }
+
+    // ---------------------------------------------------------------- holds: increments, captures, expiry
+
+    private static final UUID HOLD_ID = UUID.fromString("7d3e9a10-5b2c-4f1e-8a7d-6c5b4a3f2e1d");
+    private static final Instant HOLD_DECIDED_AT = Instant.parse("2026-11-22T10:05:00Z");
+    private static final Instant HOLD_EXPIRES_AT = Instant.parse("2026-11-29T10:05:00Z");
+    private static final HoldLedger OPEN_HOLD = HoldLedger.hold(1_000, HOLD_DECIDED_AT, HOLD_EXPIRES_AT);
+
+    private static TransactionEvent followUpOfTheHold(
+            EventType type, long amount, Instant holdExpiresAt, boolean isFinal) {
+        return new TransactionEvent(
+                DEDUPE_ID,
+                new BusinessKey(ENTITY_ID, "CARD", Direction.OUT),
+                amount,
+                "USD",
+                DECIDED_AT,
+                type,
+                null,
+                null,
+                HOLD_ID,
+                holdExpiresAt,
+                isFinal);
+    }
+
+    /** A capture of the original decided by the hold policy, reported as the decider reports it. */
+    private static Decision capture(Original original, long amount, boolean isFinal) {
+        HoldOutcome outcome = HoldPolicy.capture(original, amount, isFinal, DECIDED_AT);
+        return Decision.followUp(
+                followUpOfTheHold(EventType.CAPTURE, amount, null, isFinal),
+                Verdict.CAPTURED,
+                null,
+                USAGE,
+                LIMITS,
+                BUCKET,
+                DECIDED_AT,
+                isFinal ? outcome.released() : null,
+                outcome.remaining(),
+                null,
+                outcome.captured(),
+                outcome.overCaptured());
+    }
+
+    @Test
+    void anApprovedHoldSaysWhenItExpires() {
+        Decision decision = Decision.limitChecked(
+                        authorizationOfTheAccount(1_000), Outcome.approved(), USAGE, LIMITS, BUCKET, DECIDED_AT)
+                .asHoldUntil(HOLD_EXPIRES_AT);
+
+        byte[] message = DecisionJson.message(decision);
+
+        DecisionSchema.assertValidDecision(message);
+        JsonNode node = JSON.readTree(message);
+        assertThat(node.get("decision").stringValue()).isEqualTo("APPROVED");
+        assertThat(node.get("type").stringValue()).isEqualTo("AUTHORIZATION");
+        assertThat(node.get("hold_expires_at").stringValue()).isEqualTo("2026-11-29T10:05:00Z");
+        assertThat(node.has("original")).isFalse();
+        assertThat(node.has("captured")).isFalse();
+    }
+
+    @Test
+    void anApprovedIncrementNamesItsHoldAndWhenItNowExpires() {
+        Instant movedTo = HOLD_EXPIRES_AT.plus(java.time.Duration.ofDays(2));
+        Decision decision = Decision.followUp(
+                followUpOfTheHold(EventType.INCREMENT, 250, movedTo, true),
+                Verdict.APPROVED,
+                null,
+                USAGE,
+                LIMITS,
+                BUCKET,
+                DECIDED_AT,
+                null,
+                null,
+                movedTo,
+                null,
+                null);
+
+        byte[] message = DecisionJson.message(decision);
+
+        DecisionSchema.assertValidDecision(message);
+        JsonNode node = JSON.readTree(message);
+        assertThat(node.get("type").stringValue()).isEqualTo("INCREMENT");
+        assertThat(node.get("original").stringValue()).isEqualTo(HOLD_ID.toString());
+        assertThat(node.get("hold_expires_at").stringValue()).isEqualTo("2026-12-01T10:05:00Z");
+        assertThat(node.has("reverses")).isFalse();
+        assertThat(node.has("remaining")).isFalse();
+    }
+
+    @Test
+    void anIncrementOfAClosedHoldIsRejectedHoldClosed() {
+        HoldLedger captured = (HoldLedger) HoldPolicy.capture(OPEN_HOLD, 1_000, true, HOLD_DECIDED_AT.plusSeconds(60))
+                .after();
+        HoldOutcome outcome = HoldPolicy.increment(captured, 250, DECIDED_AT, null, null);
+        Decision decision = Decision.followUp(
+                followUpOfTheHold(EventType.INCREMENT, 250, null, true),
+                Verdict.REJECTED,
+                Reason.valueOf(outcome.reason().code()),
+                USAGE,
+                LIMITS,
+                BUCKET,
+                DECIDED_AT,
+                null,
+                null,
+                null,
+                null,
+                null);
+
+        byte[] message = DecisionJson.message(decision);
+
+        DecisionSchema.assertValidDecision(message);
+        JsonNode node = JSON.readTree(message);
+        assertThat(node.get("decision").stringValue()).isEqualTo("REJECTED");
+        assertThat(node.get("reason").stringValue()).isEqualTo("HOLD_CLOSED");
+        assertThat(node.get("original").stringValue()).isEqualTo(HOLD_ID.toString());
+        assertThat(node.has("hold_expires_at")).isFalse();
+    }
+
+    @Test
+    void aFinalCaptureSaysWhatItCapturedAndWhatItReleased() {
+        byte[] message = DecisionJson.message(capture(OPEN_HOLD, 600, true));
+
+        DecisionSchema.assertValidDecision(message);
+        JsonNode node = JSON.readTree(message);
+        assertThat(node.get("type").stringValue()).isEqualTo("CAPTURE");
+        assertThat(node.get("decision").stringValue()).isEqualTo("CAPTURED");
+        assertThat(node.get("reason").isNull()).isTrue();
+        assertThat(node.get("original").stringValue()).isEqualTo(HOLD_ID.toString());
+        assertThat(node.get("captured").longValue()).isEqualTo(600);
+        assertThat(node.get("over_captured").longValue()).isZero();
+        assertThat(JSON.writeValueAsString(node.get("released"))).isEqualTo("{\"amount\":400,\"count\":0}");
+        assertThat(node.get("remaining").longValue()).isEqualTo(600);
+        assertThat(node.has("usage")).isTrue();
+        assertThat(node.has("bucket_ts")).isTrue();
+    }
+
+    @Test
+    void aCaptureThatIsNotFinalReleasesNothingAndLeavesTheRestHeld() {
+        byte[] message = DecisionJson.message(capture(OPEN_HOLD, 600, false));
+
+        DecisionSchema.assertValidDecision(message);
+        JsonNode node = JSON.readTree(message);
+        assertThat(node.get("captured").longValue()).isEqualTo(600);
+        assertThat(node.has("released")).isFalse();
+        assertThat(node.get("remaining").longValue()).isEqualTo(1_000);
+    }
+
+    @Test
+    void aCaptureBeyondTheHoldCountsTheExcessAnewAndReleasesNothing() {
+        byte[] message = DecisionJson.message(capture(OPEN_HOLD, 1_150, true));
+
+        DecisionSchema.assertValidDecision(message);
+        JsonNode node = JSON.readTree(message);
+        assertThat(node.get("captured").longValue()).isEqualTo(1_000);
+        assertThat(node.get("over_captured").longValue()).isEqualTo(150);
+        assertThat(JSON.writeValueAsString(node.get("released"))).isEqualTo("{\"amount\":0,\"count\":0}");
+        assertThat(node.get("remaining").longValue()).isEqualTo(1_150);
+    }
+
+    @Test
+    void aCaptureWithoutAnAuthorizationIsCountedAnewInFull() {
+        byte[] message = DecisionJson.message(capture(Original.NoLedger.NOT_FOUND, 500, true));
+
+        DecisionSchema.assertValidDecision(message);
+        JsonNode node = JSON.readTree(message);
+        assertThat(node.get("captured").longValue()).isZero();
+        assertThat(node.get("over_captured").longValue()).isEqualTo(500);
+        assertThat(node.has("remaining")).isFalse();
+    }
+
+    @Test
+    void anExpiryReleasesWhatTheHoldStillHeldWithoutUsageOrLimits() {
+        HoldLedger partlyCaptured =
+                (HoldLedger) HoldPolicy.capture(OPEN_HOLD, 300, false, HOLD_DECIDED_AT.plusSeconds(60))
+                        .after();
+        HoldOutcome expiry = HoldPolicy.expire(partlyCaptured, DECIDED_AT.plus(java.time.Duration.ofDays(7)))
+                .orElseThrow();
+        Decision decision = ExpiryDecision.of(
+                UUID.nameUUIDFromBytes(HOLD_ID.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                HOLD_ID,
+                new EventFields(
+                        ENTITY_ID,
+                        "CARD",
+                        Direction.OUT,
+                        1_000L,
+                        "USD",
+                        HOLD_DECIDED_AT,
+                        EventType.AUTHORIZATION,
+                        null),
+                HOLD_EXPIRES_AT,
+                expiry.released(),
+                expiry.remaining(),
+                BUCKET,
+                DECIDED_AT);
+
+        byte[] message = DecisionJson.message(decision);
+
+        DecisionSchema.assertValidDecision(message);
+        JsonNode node = JSON.readTree(message);
+        assertThat(node.get("type").stringValue()).isEqualTo("EXPIRY");
+        assertThat(node.get("decision").stringValue()).isEqualTo("EXPIRED");
+        assertThat(node.get("reason").isNull()).isTrue();
+        assertThat(node.get("original").stringValue()).isEqualTo(HOLD_ID.toString());
+        assertThat(node.get("amount").longValue()).isEqualTo(1_000);
+        assertThat(JSON.writeValueAsString(node.get("released"))).isEqualTo("{\"amount\":700,\"count\":0}");
+        assertThat(node.get("remaining").longValue()).isEqualTo(300);
+        assertThat(node.get("hold_expires_at").stringValue()).isEqualTo("2026-11-29T10:05:00Z");
+        assertThat(node.get("bucket_ts").stringValue()).isEqualTo("2026-11-23T08:00:00Z");
+        assertThat(node.has("usage")).isFalse();
+        assertThat(node.has("limits")).isFalse();
+    }
+
+    @Test
+    void aReversalThatNamedItsOriginalInOriginalAloneCarriesOriginalWithoutReverses() {
+        TransactionEvent reversal = new TransactionEvent(
+                DEDUPE_ID,
+                new BusinessKey(ENTITY_ID, "CARD", Direction.OUT),
+                400,
+                "USD",
+                DECIDED_AT,
+                EventType.REVERSAL,
+                null,
+                null,
+                HOLD_ID,
+                null,
+                true);
+        Decision decision = Decision.reversal(
+                reversal,
+                ReversalPolicy.decide(
+                        400, new ReversalPolicy.Original(EventType.AUTHORIZATION, Verdict.APPROVED, 1_000, 0)),
+                USAGE,
+                LIMITS,
+                BUCKET,
+                DECIDED_AT);
+
+        byte[] message = DecisionJson.message(decision);
+
+        DecisionSchema.assertValidDecision(message);
+        JsonNode node = JSON.readTree(message);
+        assertThat(node.get("decision").stringValue()).isEqualTo("RELEASED");
+        assertThat(node.get("original").stringValue()).isEqualTo(HOLD_ID.toString());
+        assertThat(node.has("reverses")).isFalse();
+    }
+
+    @Test
+    void aConflictingReplayOfACaptureNamesTheHoldFieldsThatDiffer() {
+        Decision stored = capture(OPEN_HOLD, 600, true);
+        TransactionEvent notFinal = followUpOfTheHold(EventType.CAPTURE, 600, null, false);
+
+        List<String> differing = stored.differingFields(notFinal);
+        byte[] message = DecisionJson.message(stored.asConflictingReplay(differing));
+
+        assertThat(differing).containsExactly("final");
+        DecisionSchema.assertValidDecision(message);
+        assertThat(JSON.readTree(message).get("dedupe_conflict").get(0).stringValue())
+                .isEqualTo("final");
+    }
+
+    /**
+     * The decision schema states each hold decision's shape: a message the writer makes, changed in one
+     * way its shape forbids, is refused.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("holdDecisionsOutOfShape")
+    void theSchemaRefusesAHoldDecisionOutOfItsShape(String description, byte[] message) {
+        assertThat(DecisionSchema.isValidDecision(message)).as(description).isFalse();
+    }
+
+    static Stream<Arguments> holdDecisionsOutOfShape() {
+        byte[] capture = DecisionJson.message(capture(OPEN_HOLD, 600, true));
+        byte[] approvedHold = DecisionJson.message(Decision.limitChecked(
+                        authorizationOfTheAccount(1_000), Outcome.approved(), USAGE, LIMITS, BUCKET, DECIDED_AT)
+                .asHoldUntil(HOLD_EXPIRES_AT));
+        byte[] expiry = DecisionJson.message(ExpiryDecision.of(
+                DEDUPE_ID,
+                HOLD_ID,
+                new EventFields(ENTITY_ID, "CARD", Direction.OUT, 1_000L, "USD", HOLD_DECIDED_AT),
+                HOLD_EXPIRES_AT,
+                new Tally(1_000, 1),
+                0,
+                BUCKET,
+                DECIDED_AT));
+        byte[] rejectedIncrement = DecisionJson.message(Decision.followUp(
+                followUpOfTheHold(EventType.INCREMENT, 250, null, true),
+                Verdict.REJECTED,
+                Reason.HOLD_CLOSED,
+                USAGE,
+                LIMITS,
+                BUCKET,
+                DECIDED_AT,
+                null,
+                null,
+                null,
+                null,
+                null));
+        return Stream.of(
+                changed("a capture without captured", capture, m -> m.remove("captured")),
+                changed("a capture without over_captured", capture, m -> m.remove("over_captured")),
+                changed("a capture without original", capture, m -> m.remove("original")),
+                changed("a capture without usage", capture, m -> m.remove("usage")),
+                changed("a capture with a reason", capture, m -> m.put("reason", "ORIGINAL_NOT_FOUND")),
+                changed("a capture with a negative over_captured", capture, m -> m.put("over_captured", -1)),
+                changed(
+                        "a capture with hold_expires_at",
+                        capture,
+                        m -> m.put("hold_expires_at", "2026-11-29T10:05:00Z")),
+                changed("CAPTURED for an authorization", capture, m -> {
+                    m.put("type", "AUTHORIZATION");
+                    m.remove("original");
+                }),
+                changed("a capture REJECTED", capture, m -> {
+                    m.put("decision", "REJECTED");
+                    m.put("reason", "LIMIT_24H_AMOUNT");
+                    m.remove("released");
+                    m.remove("captured");
+                    m.remove("over_captured");
+                }),
+                changed("captured on an approved authorization", approvedHold, m -> m.put("captured", 0)),
+                changed("an approved authorization naming an original", approvedHold, m -> m.put("original", HOLD_ID)),
+                changed("an approved increment without its original", approvedHold, m -> m.put("type", "INCREMENT")),
+                changed(
+                        "an approved hold with a released",
+                        approvedHold,
+                        m -> m.put("released", Map.of("amount", 1, "count", 0))),
+                changed("an expiry with usage", expiry, m -> m.put("usage", Map.of())),
+                changed("an expiry with limits", expiry, m -> m.put("limits", Map.of())),
+                changed("an expiry without original", expiry, m -> m.remove("original")),
+                changed("an expiry without released", expiry, m -> m.remove("released")),
+                changed("an expiry without remaining", expiry, m -> m.remove("remaining")),
+                changed("an expiry without hold_expires_at", expiry, m -> m.remove("hold_expires_at")),
+                changed("an expiry without bucket_ts", expiry, m -> m.remove("bucket_ts")),
+                changed("an expiry with a reason", expiry, m -> m.put("reason", "ORIGINAL_NOT_FOUND")),
+                changed("EXPIRED for an authorization", expiry, m -> m.put("type", "AUTHORIZATION")),
+                changed("an EXPIRY type approved", expiry, m -> {
+                    m.put("decision", "APPROVED");
+                    m.put("usage", Map.of());
+                    m.put("limits", Map.of());
+                    m.remove("released");
+                    m.remove("remaining");
+                }),
+                changed("HOLD_CLOSED on a reversal", rejectedIncrement, m -> m.put("type", "REVERSAL")),
+                changed("a rejected increment without original", rejectedIncrement, m -> m.remove("original")),
+                changed(
+                        "a rejected increment with hold_expires_at",
+                        rejectedIncrement,
+                        m -> m.put("hold_expires_at", "2026-11-29T10:05:00Z")),
+                changed("an unknown dedupe_conflict field", capture, m -> m.put("dedupe_conflict", List.of("tip"))));
+    }
+
+    private static Arguments changed(String description, byte[] message, Consumer<Map<String, Object>> change) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> fields = JSON.readValue(message, java.util.LinkedHashMap.class);
+        change.accept(fields);
+        return Arguments.of(description, JSON.writeValueAsBytes(fields));
     }
 }

@@ -85,10 +85,13 @@ class TransactionEventReaderTest {
 
     static Stream<Arguments> brokenReversalFields() {
         return Stream.of(
-                invalid("type", "must be AUTHORIZATION or REVERSAL", e -> e.put("type", "REFUND")),
-                invalid("type", "must be AUTHORIZATION or REVERSAL", e -> e.put("type", "reversal")),
-                invalid("type", "must be AUTHORIZATION or REVERSAL", e -> e.put("type", 1)),
-                invalid("reverses", "is required for a REVERSAL", e -> e.put("type", "REVERSAL")),
+                invalid("type", "must be AUTHORIZATION, REVERSAL, CAPTURE or INCREMENT", e -> e.put("type", "REFUND")),
+                invalid(
+                        "type",
+                        "must be AUTHORIZATION, REVERSAL, CAPTURE or INCREMENT",
+                        e -> e.put("type", "reversal")),
+                invalid("type", "must be AUTHORIZATION, REVERSAL, CAPTURE or INCREMENT", e -> e.put("type", 1)),
+                invalid("reverses", "is required for a REVERSAL (or original)", e -> e.put("type", "REVERSAL")),
                 invalid("reverses", "must be a UUID string", e -> {
                     e.put("type", "REVERSAL");
                     e.put("reverses", "not-a-uuid");

@@ -57,8 +57,10 @@ class LimitSettingsIT {
         try {
             insertLimit("month");
 
-            assertThatThrownBy(
-                            () -> RunningService.start(RunningService.Topics.unique(), Map.of("risk.retention", "30d")))
+            assertThatThrownBy(() -> RunningService.start(
+                            RunningService.Topics.unique(),
+                            // holds must expire within retention, so their longest time goes below it
+                            Map.of("risk.retention", "30d", "risk.holds.max-ttl", "7d")))
                     .rootCause()
                     .hasMessageContaining("risk.retention is 30d but a limit uses the month window");
         } finally {
@@ -69,8 +71,8 @@ class LimitSettingsIT {
     @Test
     void theArchiverRefusesToDeleteWhenAMonthWindowWasAddedSinceStartUp() {
         RunningService.Topics topics = RunningService.Topics.unique();
-        try (RunningService service =
-                RunningService.start(topics, Map.of("risk.roles", "archiver", "risk.retention", "30d"))) {
+        try (RunningService service = RunningService.start(
+                topics, Map.of("risk.roles", "archiver", "risk.retention", "30d", "risk.holds.max-ttl", "7d"))) {
             insertLimit("month");
 
             JsonNode result = runArchiveCommand(topics);

@@ -28,6 +28,10 @@ public final class DecisionSchema {
         assertValid(DECISION, message);
     }
 
+    public static boolean isValidDecision(byte[] message) {
+        return isValid(DECISION, message);
+    }
+
     public static void assertValidArchiveResult(byte[] message) {
         assertValid(ARCHIVE_RESULT, message);
     }
@@ -37,8 +41,12 @@ public final class DecisionSchema {
     }
 
     public static boolean isValidEvent(byte[] message) {
+        return isValid(TRANSACTION_EVENT, message);
+    }
+
+    private static boolean isValid(JsonSchema schema, byte[] message) {
         try {
-            return TRANSACTION_EVENT.validate(JSON.readTree(message)).isEmpty();
+            return schema.validate(JSON.readTree(message)).isEmpty();
         } catch (IOException e) {
             return false;
         }

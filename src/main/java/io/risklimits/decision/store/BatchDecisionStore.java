@@ -8,6 +8,7 @@ import io.risklimits.decision.Scope;
 import io.risklimits.decision.ScopeKey;
 import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.WindowCalendar;
+import io.risklimits.decision.hold.HoldTerms;
 import io.risklimits.shared.Failpoints;
 import java.time.Clock;
 import java.time.Duration;
@@ -46,13 +47,15 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Service
 public class BatchDecisionStore {
 
-    // what a batch read under its keys' locks
+    // what a batch read under its keys' locks; locked: the scope keys it holds the locks of
     private record UnderLocks(
             Instant decidedAt,
             Instant bucket,
             Map<RequestId, Decision> stored,
             UsageReading reading,
-            Map<RequestId, StoredOriginal> originals) {}
+            Map<RequestId, StoredOriginal> originals,
+            Map<RequestId, StoredOriginal> due,
+            Set<ScopeKey> locked) {}
 
     private final JdbcOperations jdbc;
     private final Clock clock;
@@ -62,6 +65,8 @@ public class BatchDecisionStore {
     private final RequestLogWriter requestLogWriter;
     private final RunningUsageRepository runningUsage;
     private final HourlyUsageRepository hourlyUsage;
+    private final HoldLedgers holdLedgers;
+    private final HoldTerms holdTerms;
     private final DecisionStoreMetrics metrics;
     private final Failpoints failpoints;
 
@@ -74,6 +79,8 @@ public class BatchDecisionStore {
             RequestLogWriter requestLogWriter,
             RunningUsageRepository runningUsage,
             HourlyUsageRepository hourlyUsage,
+            HoldLedgers holdLedgers,
+            HoldTerms holdTerms,
             DecisionStoreMetrics metrics,
             Failpoints failpoints) {
         this.jdbc = jdbc;
@@ -86,6 +93,8 @@ public class BatchDecisionStore {
         this.requestLogWriter = requestLogWriter;
         this.runningUsage = runningUsage;
         this.hourlyUsage = hourlyUsage;
+        this.holdLedgers = holdLedgers;
+        this.holdTerms = holdTerms;
         this.metrics = metrics;
         this.failpoints = failpoints;
     }
@@ -122,29 +131,60 @@ public class BatchDecisionStore {
     private List<Decision> decideInOrder(
             List<ReadResult> events, Function<ScopeKey, Limits> limitsOf, boolean readStored) {
         return metrics.timeTransaction(() -> readCommitted.execute(status -> {
-            UnderLocks read = lockAndRead(events, readStored);
-            Instant bucket = read.bucket();
-            InOrderDecisions decided = new InOrderDecisions(
-                            bucket,
-                            read.decidedAt(),
-                            calendar,
-                            limitsOf,
-                            read.stored(),
-                            read.reading().usage(),
-                            read.originals())
-                    .decide(events);
-            RoundTrip writes = new RoundTrip(jdbc);
-            hourlyUsage.addToBuckets(decided.approved(), bucket, read.reading().latestBuckets(), writes);
-            hourlyUsage.releaseFromBuckets(decided.releases(), writes);
-            RequestLogWriter.Batch batch = new RequestLogWriter.Batch(decided::decidedOrder, bucket, read.decidedAt());
-            requestLogWriter.insertAllLimitChecked(decided.authorizations(), batch, writes);
-            requestLogWriter.insertAllReversals(decided.reversals(), batch, writes);
-            requestLogWriter.insertAllInvalid(decided.invalid(), batch, writes);
-            writes.run();
+            UnderLocks read = lockAndRead(events, Set.of(), readStored);
+            InOrderDecisions decided =
+                    decisions(read, limitsOf).expire(read.due()).decide(events);
+            write(decided, read);
             metrics.batchDecided(decided.validEvents());
             failpoints.reached(Failpoints.Point.BEFORE_COMMIT);
             return decided.answers();
         }));
+    }
+
+    /**
+     * Expires the holds of these business keys that are due now, under the locks of every scope key they
+     * count at, as a batch of their keys would before deciding: each given back to the hours it was
+     * counted in and filed with its EXPIRED decision (sent later, {@link #unpublishedExpiries}). A hold
+     * expired already, by a batch or another sweep, is not expired again. Returns how many expired.
+     */
+    public int expireDueHolds(Set<BusinessKey> keys) {
+        if (keys.isEmpty()) {
+            return 0;
+        }
+        return readCommitted.execute(status -> {
+            UnderLocks read = lockAndRead(List.of(), keys, false);
+            InOrderDecisions decided = decisions(read, scopeKey -> Limits.NONE).expire(read.due());
+            write(decided, read);
+            return decided.holds().expiries().size();
+        });
+    }
+
+    private InOrderDecisions decisions(UnderLocks read, Function<ScopeKey, Limits> limitsOf) {
+        return new InOrderDecisions(
+                read.bucket(),
+                read.decidedAt(),
+                calendar,
+                holdTerms,
+                limitsOf,
+                read.stored(),
+                read.reading().usage(),
+                read.originals(),
+                read.locked()::contains);
+    }
+
+    private void write(InOrderDecisions decided, UnderLocks read) {
+        RoundTrip writes = new RoundTrip(jdbc);
+        hourlyUsage.addToBuckets(
+                decided.counts().counted(), read.bucket(), read.reading().latestBuckets(), writes);
+        hourlyUsage.releaseFromBuckets(decided.counts().releases(), read.bucket(), writes);
+        holdLedgers.saveAll(decided.holds().ledgers(), writes);
+        RequestLogWriter.Batch batch =
+                new RequestLogWriter.Batch(decided::decidedOrder, read.bucket(), read.decidedAt());
+        requestLogWriter.insertAllLimitChecked(decided.authorizations(), batch, writes);
+        requestLogWriter.insertAllFollowUps(decided.followUps(), batch, writes);
+        requestLogWriter.insertAllFollowUps(decided.holds().expiries(), batch, writes);
+        requestLogWriter.insertAllInvalid(decided.invalid(), batch, writes);
+        writes.run();
     }
 
     /**
@@ -158,45 +198,64 @@ public class BatchDecisionStore {
      * hour of this machine's clock and sent again, alone, in the rare batch whose database hour (the
      * clock after the last lock) is another (the hour turned in between, or the clocks disagree).
      */
-    private UnderLocks lockAndRead(List<ReadResult> events, boolean readStored) {
+    private UnderLocks lockAndRead(List<ReadResult> events, Set<BusinessKey> sweptKeys, boolean readStored) {
         List<RequestId> ids = events.stream().map(RequestId::of).toList();
-        Set<BusinessKey> keys = new LinkedHashSet<>();
+        Set<BusinessKey> keys = new LinkedHashSet<>(sweptKeys);
         ids.forEach(id -> keys.add(id.businessKey()));
         List<TransactionEvent> valid = events.stream()
                 .filter(ReadResult.Valid.class::isInstance)
                 .map(event -> ((ReadResult.Valid) event).event())
                 .toList();
-        List<TransactionEvent> reversals =
-                valid.stream().filter(TransactionEvent::isReversal).toList();
+        List<TransactionEvent> followUps =
+                valid.stream().filter(TransactionEvent::isFollowUp).toList();
         Set<ScopeKey> keyScopes = new LinkedHashSet<>();
         keys.forEach(key -> keyScopes.add(ScopeKey.of(key)));
         Set<ScopeKey> accountScopes = new LinkedHashSet<>();
         valid.forEach(event ->
                 event.scopeKeys().forEach(key -> (key.scope().ownedByAccount() ? accountScopes : keyScopes).add(key)));
+        // a swept key's entity: its holds count there
+        sweptKeys.forEach(key -> keyScopes.add(ScopeKey.countedAt(key, null).get(1)));
         Set<ScopeKey> entityScopes = new LinkedHashSet<>(keyScopes);
         entityScopes.removeIf(key -> key.scope() == Scope.KEY);
+        Set<ScopeKey> usageKeys = new LinkedHashSet<>(keyScopes);
+        if (events.isEmpty()) {
+            // a sweep decides nothing: it reads no usage
+            usageKeys.clear();
+        }
         Instant expectedBucket = clock.instant().truncatedTo(ChronoUnit.HOURS);
 
         RoundTrip keyReads = new RoundTrip(jdbc);
         Supplier<BatchLocks.Locked> begun = BatchLocks.begin(keys, entityScopes, keyReads);
         Supplier<Map<RequestId, Decision>> stored = readStored ? requestLogReader.findAll(ids, keyReads) : Map::of;
         Supplier<Map<RequestId, StoredOriginal>> originals =
-                reversals.isEmpty() ? Map::of : requestLogReader.findOriginals(reversals, keyReads);
-        Supplier<UsageReading> keyReading = runningUsage.usageUpTo(keyScopes, expectedBucket, keyReads);
+                followUps.isEmpty() ? Map::of : requestLogReader.findOriginals(followUps, keyReads);
+        Supplier<Map<RequestId, StoredOriginal>> due = holdLedgers.findDue(entityScopes, keyReads);
+        Supplier<UsageReading> keyReading = runningUsage.usageUpTo(usageKeys, expectedBucket, keyReads);
         keyReads.run();
         Duration lockWait = begun.get().lockWait();
         Instant decidedAt = begun.get().decidedAt();
 
+        // the accounts its originals and its own keys' due holds count at: what they give back goes there
         originals
                 .get()
-                .forEach((id, original) -> original.countedAt(id.businessKey()).stream()
-                        .filter(key -> key.scope().ownedByAccount())
-                        .forEach(accountScopes::add));
+                .forEach((id, original) -> addAccountScopes(original.countedAt(id.businessKey()), accountScopes));
+        due.get().forEach((id, hold) -> {
+            if (keys.contains(id.businessKey())) {
+                addAccountScopes(hold.countedAt(id.businessKey()), accountScopes);
+            }
+        });
         Supplier<UsageReading> accountReading = () -> new UsageReading(Map.of(), Map.of());
         if (!accountScopes.isEmpty()) {
             RoundTrip accountReads = new RoundTrip(jdbc);
             Supplier<BatchLocks.Locked> locked = BatchLocks.lockAccountScopes(accountScopes, accountReads);
-            accountReading = runningUsage.usageUpTo(accountScopes, expectedBucket, accountReads);
+            Set<ScopeKey> holdScopes = new LinkedHashSet<>(entityScopes);
+            holdScopes.addAll(accountScopes);
+            // read again under every lock: due by the clock after the last one
+            due = holdLedgers.findDue(holdScopes, accountReads);
+            if (!events.isEmpty()) {
+                usageKeys.addAll(accountScopes);
+                accountReading = runningUsage.usageUpTo(accountScopes, expectedBucket, accountReads);
+            }
             accountReads.run();
             lockWait = lockWait.plus(locked.get().lockWait());
             decidedAt = locked.get().decidedAt();
@@ -208,10 +267,14 @@ public class BatchDecisionStore {
         if (bucket.equals(expectedBucket)) {
             reading = keyReading.get().and(accountReading.get());
         } else {
-            Set<ScopeKey> usageKeys = new LinkedHashSet<>(keyScopes);
-            usageKeys.addAll(accountScopes);
             reading = runningUsage.usageUpTo(usageKeys, bucket);
         }
-        return new UnderLocks(decidedAt, bucket, stored.get(), reading, originals.get());
+        Set<ScopeKey> locked = new LinkedHashSet<>(keyScopes);
+        locked.addAll(accountScopes);
+        return new UnderLocks(decidedAt, bucket, stored.get(), reading, originals.get(), due.get(), locked);
+    }
+
+    private static void addAccountScopes(List<ScopeKey> countedAt, Set<ScopeKey> accountScopes) {
+        countedAt.stream().filter(key -> key.scope().ownedByAccount()).forEach(accountScopes::add);
     }
 }

@@ -34,11 +34,14 @@ class HourlyUsageRepository {
     private static final String RUNNING_TOTALS_WRITTEN_BY_STATEMENT =
             "SELECT set_config('risk.running_totals_written_by', 'statement', true)";
 
-    // Releases given back by reversals, each to the hour its original was counted in: that bucket's
-    // amount (and count, when the original is released in full) drops, and so do the running totals of
-    // that bucket and of every later one, each of which counts the rewrite. The released bucket counts
-    // it too: a window that holds no bucket of the key yet starts from the totals of the key's latest
-    // bucket, so a release into the latest bucket changes what that window starts from (WindowStarts).
+    // Releases given back by follow-ups and expiries, each to the hour its original was counted in: that
+    // bucket's amount (and count, when nothing of the original is counted any more) drops, and so do the
+    // running totals of that bucket and of every later one, each of which counts the rewrite. The released
+    // bucket counts it too: a window that holds no bucket of the key yet starts from the totals of the
+    // key's latest bucket, so a release into the latest bucket changes what that window starts from
+    // (WindowStarts). A release into the batch's own hour (:bucket) alone is no rewrite: every window
+    // holds that hour, so each window's first bucket is that one or an earlier one, whose totals before
+    // it the release leaves as they were.
     // A bucket past retention is gone: the later buckets' totals drop all the same, so every window's
     // usage stays right. Only inside a transaction begun by risk_begin_scoped_batch_decision, after the
     // batch's additions.
@@ -48,14 +51,15 @@ class HourlyUsageRepository {
                 tx_count       = bucket.tx_count - released.own_count,
                 running_amount = bucket.running_amount - released.carried_amount,
                 running_count  = bucket.running_count - released.carried_count,
-                rewrites       = bucket.rewrites + 1
+                rewrites       = bucket.rewrites + released.rewrite
             FROM (SELECT {later.columns}, later.bucket_ts,
                          coalesce(sum(release.amount) FILTER (WHERE release.bucket_ts = later.bucket_ts), 0)
                              AS own_amount,
                          coalesce(sum(release.count) FILTER (WHERE release.bucket_ts = later.bucket_ts), 0)
                              AS own_count,
                          sum(release.amount) AS carried_amount,
-                         sum(release.count)  AS carried_count
+                         sum(release.count)  AS carried_count,
+                         CASE WHEN min(release.bucket_ts) < CAST(:bucket AS timestamp) THEN 1 ELSE 0 END AS rewrite
                   FROM unnest({arrays}, CAST(:buckets AS timestamp[]), CAST(:amounts AS bigint[]),
                               CAST(:counts AS integer[]))
                        AS release ({columns}, bucket_ts, amount, count)
@@ -154,9 +158,10 @@ class HourlyUsageRepository {
      * running totals, one per bucket table. After {@link #addToBuckets}: the additions find the rows where
      * they were read.
      */
-    void releaseFromBuckets(List<Release> releases, RoundTrip trip) {
+    void releaseFromBuckets(List<Release> releases, Instant bucket, RoundTrip trip) {
         byTable(releases, Release::key).forEach((table, tableReleases) -> {
             ColumnArrays<Release> parameters = ColumnArrays.keyedIn(table, tableReleases, Release::key)
+                    .with("bucket", utcTimestamp(bucket).toString())
                     .add("buckets", release -> utcTimestamp(release.bucketTs()).toString(), String[]::new)
                     .add("amounts", release -> release.released().amount(), Long[]::new)
                     .add("counts", release -> Math.toIntExact(release.released().count()), Integer[]::new);

@@ -2,66 +2,96 @@ package io.risklimits.decision.store;
 
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Decision;
+import io.risklimits.decision.EventType;
 import io.risklimits.decision.LimitPolicy;
 import io.risklimits.decision.Limits;
 import io.risklimits.decision.Outcome;
 import io.risklimits.decision.ReadResult;
-import io.risklimits.decision.ReversalPolicy;
+import io.risklimits.decision.Reason;
 import io.risklimits.decision.ScopeCheck;
 import io.risklimits.decision.ScopeKey;
 import io.risklimits.decision.Tally;
 import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.Usage;
+import io.risklimits.decision.Verdict;
 import io.risklimits.decision.WindowCalendar;
+import io.risklimits.decision.hold.HoldLedger;
+import io.risklimits.decision.hold.HoldOutcome;
+import io.risklimits.decision.hold.HoldPolicy;
+import io.risklimits.decision.hold.HoldTerms;
+import io.risklimits.decision.hold.HoldVerdict;
+import io.risklimits.decision.hold.Original;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * A batch's events decided in event order, in memory, from what the batch read under its keys' locks:
  * an event sees the effect of every event of its key before it in the batch (an approval counts, a
- * release frees limit, an authorization can be reversed later in the same batch, an INVALID event is
- * decided for its dedupe_id). Collects what the batch then writes: the approved tallies per key, the
- * releases, and the new decisions.
+ * release frees limit, an authorization can be followed up later in the same batch, an INVALID event is
+ * decided for its dedupe_id). Before the events, the holds due at the decision time that count at the
+ * batch's scope keys are taken out: those of the batch's own keys expire (released, filed, their EXPIRED
+ * decision to be sent), and those of other keys, whose locks the batch does not hold, are left out of the
+ * usage it decides with, their own key's next batch or the sweep expiring them. Collects what the batch
+ * then writes: the tallies counted per scope key, the releases, the ledgers, and the new decisions.
  */
 final class InOrderDecisions {
 
+    // an expiry's place in its batch: before every event of it
+    static final int EXPIRY_ORDER = -1;
+
     private final Instant bucket;
     private final Instant decidedAt;
-    private final WindowCalendar calendar;
+    private final HoldTerms holdTerms;
     private final Function<ScopeKey, Limits> limitsOf;
     private final Map<RequestId, Decision> known;
-    private final Map<ScopeKey, Usage> usage;
-    private final Map<RequestId, StoredOriginal> originals;
+    private final BatchCounts counts;
+    private final BatchHolds holds;
+    private final Predicate<ScopeKey> locked;
 
     private final List<Decision> answers = new ArrayList<>();
     private final List<Decision> authorizations = new ArrayList<>();
-    private final List<Decision> reversals = new ArrayList<>();
+    private final List<Decision> followUps = new ArrayList<>();
     private final List<Decision> invalid = new ArrayList<>();
     private int validEvents;
-    private final Map<ScopeKey, Tally> approved = new LinkedHashMap<>();
-    private final List<HourlyUsageRepository.Release> releases = new ArrayList<>();
     private final Map<RequestId, Integer> decidedOrder = new HashMap<>();
 
+    /**
+     * @param originals the originals the batch's follow-ups name, as read under the locks
+     * @param locked whether the batch holds a scope key's lock: a due hold is expired only when it holds
+     *     the locks of every scope key the hold counts at
+     */
     InOrderDecisions(
             Instant bucket,
             Instant decidedAt,
             WindowCalendar calendar,
+            HoldTerms holdTerms,
             Function<ScopeKey, Limits> limitsOf,
             Map<RequestId, Decision> stored,
             Map<ScopeKey, Usage> usage,
-            Map<RequestId, StoredOriginal> originals) {
+            Map<RequestId, StoredOriginal> originals,
+            Predicate<ScopeKey> locked) {
         this.bucket = bucket;
         this.decidedAt = decidedAt;
-        this.calendar = calendar;
+        this.holdTerms = holdTerms;
         this.limitsOf = limitsOf;
         this.known = new HashMap<>(stored);
-        this.usage = new HashMap<>(usage);
-        this.originals = new HashMap<>(originals);
+        this.counts = new BatchCounts(bucket, calendar, usage);
+        this.holds = new BatchHolds(bucket, decidedAt, originals);
+        this.locked = locked;
+    }
+
+    /**
+     * Takes out the holds due at the decision time that count at the batch's scope keys: the batch's own
+     * keys' expire, the others are left out of its usage ({@link BatchHolds#expireDue}).
+     */
+    InOrderDecisions expire(Map<RequestId, StoredOriginal> due) {
+        holds.expireDue(due, locked, counts);
+        return this;
     }
 
     /**
@@ -70,10 +100,10 @@ final class InOrderDecisions {
      * replay, and a valid one with other content as a dedupe conflict.
      */
     InOrderDecisions decide(List<ReadResult> events) {
-        boolean reversalsInBatch = !originals.isEmpty()
+        boolean followUpsInBatch = holds.anyOriginals()
                 || events.stream()
                         .anyMatch(event -> event instanceof ReadResult.Valid valid
-                                && valid.event().isReversal());
+                                && valid.event().isFollowUp());
         for (int index = 0; index < events.size(); index++) {
             ReadResult read = events.get(index);
             RequestId id = RequestId.of(read);
@@ -87,17 +117,25 @@ final class InOrderDecisions {
                     answers.add(differing.isEmpty() ? earlier.asReplay() : earlier.asConflictingReplay(differing));
                     continue;
                 }
-                decision = event.isReversal() ? reverse(event) : authorize(event);
+                if (event.isFollowUp()) {
+                    decision = followUp(event);
+                    if (followUpsInBatch) {
+                        // a later follow-up in this batch may name it: it is not an approved authorization
+                        holds.decided(id, Original.NoLedger.NOT_APPROVED, null, 0, null);
+                    }
+                } else {
+                    decision = authorize(event, followUpsInBatch);
+                }
             } else {
                 if (earlier != null) {
                     answers.add(earlier.asReplay());
                     continue;
                 }
                 decision = fileInvalid((ReadResult.Invalid) read);
-            }
-            if (reversalsInBatch) {
-                // a later reversal in this batch may name this event as its original
-                originals.put(id, asOriginal(decision));
+                if (followUpsInBatch) {
+                    // a later follow-up in this batch may name it: it is not an approved authorization
+                    holds.decided(id, Original.NoLedger.NOT_APPROVED, null, 0, null);
+                }
             }
             known.put(id, decision);
             decidedOrder.put(id, index);
@@ -106,65 +144,119 @@ final class InOrderDecisions {
         return this;
     }
 
-    // checked at every scope key the event counts at, in scope order; approved, counted at each
-    private Decision authorize(TransactionEvent event) {
+    // checked at every scope key the event counts at, in scope order; approved, counted at each, and a hold
+    // when it is one (HoldTerms)
+    private Decision authorize(TransactionEvent event, boolean followUpsInBatch) {
         List<ScopeKey> scopeKeys = event.scopeKeys();
         List<ScopeCheck> checks = new ArrayList<>(scopeKeys.size());
         for (ScopeKey key : scopeKeys) {
-            checks.add(new ScopeCheck(key.scope(), usage.getOrDefault(key, Usage.NONE), limitsOf.apply(key)));
+            checks.add(new ScopeCheck(key.scope(), counts.usageOf(key), limitsOf.apply(key)));
         }
         Outcome outcome = LimitPolicy.decide(event.amount(), checks);
+        Decision decision = Decision.limitChecked(event, outcome, checks, bucket, decidedAt);
+        RequestId id = RequestId.of(event);
         if (outcome.isApproved()) {
             for (int i = 0; i < scopeKeys.size(); i++) {
-                ScopeKey key = scopeKeys.get(i);
-                usage.put(key, checks.get(i).usage().plus(event.amount()));
-                approved.merge(key, Tally.ZERO.plus(event.amount()), Tally::plus);
+                counts.countAuthorization(scopeKeys.get(i), checks.get(i).usage(), event.amount());
             }
+            Instant expiresAt = holdTerms.expiryOf(event.businessKey().channel(), event.holdExpiresAt(), decidedAt);
+            if (expiresAt != null) {
+                decision = decision.asHoldUntil(expiresAt);
+                HoldLedger hold = HoldLedger.hold(event.amount(), decidedAt, expiresAt);
+                holds.held(id, hold, event.accountId(), event.amount(), event.currency());
+            } else if (followUpsInBatch) {
+                holds.decided(
+                        id,
+                        HoldLedger.finalSpend(event.amount(), decidedAt),
+                        event.accountId(),
+                        event.amount(),
+                        event.currency());
+            }
+        } else if (followUpsInBatch) {
+            holds.decided(id, Original.NoLedger.NOT_APPROVED, null, 0, null);
         }
-        Decision decision = Decision.limitChecked(event, outcome, checks, bucket, decidedAt);
         authorizations.add(decision);
         return decision;
     }
 
-    // released at every scope key the original was counted at, whatever account the reversal names; the
-    // usage this batch holds of each (read for the batch's other events) shrinks with it
-    private Decision reverse(TransactionEvent event) {
+    // by the hold policy, against the original as it stands (a due hold expired first); what it gives back
+    // goes to the hours and scope keys the original was counted at, whatever account the follow-up names,
+    // and the usage this batch holds of each (read for the batch's other events) moves with it
+    private Decision followUp(TransactionEvent event) {
         BusinessKey key = event.businessKey();
-        Usage before = usage.getOrDefault(ScopeKey.of(key), Usage.NONE);
-        RequestId originalId = new RequestId(key, event.reverses());
-        StoredOriginal original = originals.get(originalId);
-        ReversalPolicy.Outcome outcome =
-                ReversalPolicy.decide(event.amount(), original == null ? null : original.original());
-        if (outcome.isReleased()) {
-            for (ScopeKey countedAt : original.countedAt(key)) {
-                usage.computeIfPresent(
-                        countedAt,
-                        (scopeKey, held) -> held.minus(outcome.released(), original.bucketTs(), bucket, calendar));
-                releases.add(new HourlyUsageRepository.Release(countedAt, original.bucketTs(), outcome.released()));
-            }
-            originals.put(originalId, original.afterRelease(event.amount()));
+        ScopeKey keyScope = ScopeKey.of(key);
+        Usage before = counts.usageOf(keyScope);
+        RequestId originalId = new RequestId(key, event.originalId());
+        StoredOriginal stored = holds.original(originalId);
+        Original original = stored == null ? Original.NoLedger.NOT_FOUND : stored.original();
+        HoldOutcome outcome = switch (event.type()) {
+            case REVERSAL -> HoldPolicy.reverse(original, event.amount(), decidedAt);
+            case CAPTURE -> HoldPolicy.capture(original, event.amount(), event.isFinal(), decidedAt);
+            case INCREMENT ->
+                HoldPolicy.increment(
+                        original, event.amount(), decidedAt, event.holdExpiresAt(), limitOf(event, stored));
+            default -> throw new IllegalArgumentException("not a follow-up: " + event.type());
+        };
+        if (outcome.expiredFirst() != null) {
+            holds.expire(originalId, stored, outcome.expiredFirst(), counts);
         }
-        Decision decision =
-                Decision.reversal(event, outcome, before, limitsOf.apply(ScopeKey.of(key)), bucket, decidedAt);
-        reversals.add(decision);
+        // a capture without an approved authorization counts where the capture itself does
+        List<ScopeKey> countedAt = outcome.after() instanceof HoldLedger ? stored.countedAt(key) : event.scopeKeys();
+        counts.apply(outcome, countedAt);
+        if (outcome.verdict() != HoldVerdict.REJECTED && outcome.after() instanceof HoldLedger after) {
+            holds.changed(originalId, stored, after);
+        }
+        Decision decision = Decision.followUp(
+                event,
+                verdictOf(outcome.verdict()),
+                outcome.reason() == null
+                        ? null
+                        : Reason.valueOf(outcome.reason().code()),
+                before,
+                limitsOf.apply(keyScope),
+                bucket,
+                decidedAt,
+                releasedOf(event, outcome),
+                event.type() == EventType.INCREMENT ? null : outcome.remaining(),
+                outcome.verdict() == HoldVerdict.APPROVED ? ((HoldLedger) outcome.after()).expiresAt() : null,
+                outcome.verdict() == HoldVerdict.CAPTURED ? outcome.captured() : null,
+                outcome.verdict() == HoldVerdict.CAPTURED ? outcome.overCaptured() : null);
+        followUps.add(decision);
         return decision;
+    }
+
+    // the first limit an increment of an open hold would exceed, at every scope the hold counts at; null when
+    // the limits admit it, or when the hold admits no increment (the policy's answer then)
+    private Reason limitOf(TransactionEvent event, StoredOriginal stored) {
+        if (stored == null || stored.ledger() == null) {
+            return null;
+        }
+        List<ScopeCheck> checks = new ArrayList<>();
+        for (ScopeKey key : stored.countedAt(event.businessKey())) {
+            checks.add(new ScopeCheck(key.scope(), counts.usageOf(key), limitsOf.apply(key)));
+        }
+        long holdTotal = Math.addExact(stored.ledger().authorized(), event.amount());
+        return LimitPolicy.decideIncrement(event.amount(), holdTotal, checks).reason();
+    }
+
+    // what a follow-up reports as released: a reversal's whenever it applied, a final capture's when it
+    // gave back what was still held
+    private static Tally releasedOf(TransactionEvent event, HoldOutcome outcome) {
+        return switch (outcome.verdict()) {
+            case RELEASED -> outcome.released();
+            case CAPTURED -> outcome.releases().isEmpty() ? null : outcome.released();
+            default -> null;
+        };
+    }
+
+    private static Verdict verdictOf(HoldVerdict verdict) {
+        return Verdict.valueOf(verdict.name());
     }
 
     private Decision fileInvalid(ReadResult.Invalid read) {
         Decision decision = Decision.invalid(read.dedupeId(), read.fields(), read.errors(), decidedAt);
         invalid.add(decision);
         return decision;
-    }
-
-    // as a reversal later in the batch finds it: type, decision and amount (null and 0 where INVALID
-    // left them unread), nothing released yet
-    private StoredOriginal asOriginal(Decision decision) {
-        Long amount = decision.fields().amount();
-        return new StoredOriginal(
-                new ReversalPolicy.Original(
-                        decision.fields().type(), decision.verdict(), amount == null ? 0 : amount, 0),
-                bucket,
-                decision.fields().accountId());
     }
 
     List<Decision> answers() {
@@ -176,9 +268,9 @@ final class InOrderDecisions {
         return authorizations;
     }
 
-    /** The reversals decided here (not the replays): RELEASED or REJECTED. */
-    List<Decision> reversals() {
-        return reversals;
+    /** The follow-ups decided here (not the replays): reversals, captures and increments. */
+    List<Decision> followUps() {
+        return followUps;
     }
 
     /** The INVALID events filed here (not the replays). */
@@ -191,16 +283,18 @@ final class InOrderDecisions {
         return validEvents;
     }
 
-    /** A decision's place in the batch: the index of its event. */
+    /** A decision's place in the batch: the index of its event; {@link #EXPIRY_ORDER} for an expiry. */
     int decidedOrder(Decision decision) {
-        return decidedOrder.get(RequestId.of(decision));
+        return decision.verdict() == Verdict.EXPIRED ? EXPIRY_ORDER : decidedOrder.get(RequestId.of(decision));
     }
 
-    Map<ScopeKey, Tally> approved() {
-        return approved;
+    /** What the batch counts and gives back. */
+    BatchCounts counts() {
+        return counts;
     }
 
-    List<HourlyUsageRepository.Release> releases() {
-        return releases;
+    /** The ledgers it writes and the expiries it files. */
+    BatchHolds holds() {
+        return holds;
     }
 }

@@ -18,11 +18,12 @@ class KeylessRequestLog {
     private static final String INSERT_IF_NEW = """
             INSERT INTO risk_keyless_request_log (dedupe_id, entity_id, channel_code, direction_code, amount,
                                                   currency, occurred_at, errors, bucket_ts, decided_at,
-                                                  type, reverses, account_id)
+                                                  type, reverses, account_id, original,
+                                                  asked_hold_expires_at, final)
             VALUES (:dedupeId, :entityId, :channel, :direction, :amount,
                     :currency, :occurredAt, CAST(:errors AS jsonb),
                     date_trunc('hour', clock_timestamp() AT TIME ZONE 'UTC'), clock_timestamp(),
-                    :type, :reverses, :accountId)
+                    :type, :reverses, :accountId, :original, :askedHoldExpiresAt, :final)
             ON CONFLICT (dedupe_id) DO NOTHING
             """;
 
@@ -34,7 +35,9 @@ class KeylessRequestLog {
                    type, reverses, CAST(NULL AS bigint) AS released_amount,
                    CAST(NULL AS smallint) AS released_count, CAST(NULL AS bigint) AS remaining,
                    CAST(NULL AS text) AS shadow_decision, CAST(NULL AS text) AS shadow_reason,
-                   account_id, CAST(NULL AS json) AS scopes
+                   account_id, CAST(NULL AS json) AS scopes, original, asked_hold_expires_at, final,
+                   CAST(NULL AS timestamptz) AS hold_expires_at, CAST(NULL AS bigint) AS captured,
+                   CAST(NULL AS bigint) AS over_captured
             FROM risk_keyless_request_log
             WHERE dedupe_id = :dedupeId
             """;
@@ -65,6 +68,9 @@ class KeylessRequestLog {
                 .param("type", fields.type() == null ? null : fields.type().name())
                 .param("reverses", fields.reverses())
                 .param("accountId", fields.accountId())
+                .param("original", fields.original())
+                .param("askedHoldExpiresAt", timestamptz(fields.holdExpiresAt()))
+                .param("final", fields.isFinal())
                 .update();
         Decision stored = jdbc.sql(SELECT)
                 .param("dedupeId", dedupeId)

@@ -5,9 +5,17 @@ import static io.risklimits.decision.store.SqlTime.instantFromUtcTimestamp;
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.Direction;
-import io.risklimits.decision.ReversalPolicy;
+import io.risklimits.decision.EventType;
 import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.Verdict;
+import io.risklimits.decision.hold.CountedPart;
+import io.risklimits.decision.hold.HoldLedger;
+import io.risklimits.decision.hold.HoldStatus;
+import io.risklimits.decision.hold.Original;
+import io.risklimits.decision.hold.PartKind;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +25,7 @@ import org.springframework.stereotype.Repository;
 
 /**
  * Reads what risk_request_log holds for a batch, under its keys' locks: the decisions stored already
- * for its events (the answers to redeliveries) and the originals its reversals name.
+ * for its events (the answers to redeliveries) and the originals its follow-ups name.
  */
 @Repository
 class RequestLogReader {
@@ -29,29 +37,54 @@ class RequestLogReader {
                                      CAST(:directions AS text[]), CAST(:dedupeIds AS uuid[])))
             """;
 
-    // Each reversal's original as it stands under the key's lock: its type, decision and amount, and
-    // the sum its RELEASED reversals gave back (risk_request_log_releases_idx). A missing row is an
-    // original that is unknown under the key, or past retention. The row found stays locked until the
-    // commit, so the archiver, which deletes a window's audit rows before its buckets, cannot delete
-    // the original's hour before its release is written; a row the archiver is deleting is skipped
-    // (past retention) rather than waited for.
+    // Each follow-up's original as it stands under the key's lock: its type, decision, amount, currency,
+    // account and bucket, and its ledger (risk_authorization_ledger) if it has one. An approved
+    // authorization without a ledger was never a hold nor acted on by a capture or an increment: what is
+    // counted of it is its amount minus what its RELEASED reversals gave back
+    // (risk_request_log_releases_idx), in its bucket, as in version 2. A missing row is an original that
+    // is unknown under the key, or past retention. Each original and its ledger are one probe of their
+    // primary keys each, whatever the statistics say of the tables: each LATERAL subquery is planned on
+    // its own (FOR KEY SHARE, OFFSET 0), so the planner cannot turn it into a join that reads a table
+    // thought empty (a new one, or one analyzed between deletes) once in full per original. The row found stays locked
+    // until the
+    // commit, so the
+    // archiver, which deletes a window's audit rows before its buckets, cannot delete the original's hour
+    // before its release is written; a row the archiver is deleting is skipped (past retention) rather
+    // than waited for.
     private static final String SELECT_ORIGINALS = """
             SELECT original.entity_id, original.channel_code, original.direction_code, original.dedupe_id,
-                   original.type, original.decision, original.amount,
-                   coalesce((SELECT sum(reversal.released_amount)
-                             FROM risk_request_log reversal
-                             WHERE reversal.entity_id = original.entity_id
-                               AND reversal.channel_code = original.channel_code
-                               AND reversal.direction_code = original.direction_code
-                               AND reversal.reverses = original.dedupe_id
-                               AND reversal.decision = 'RELEASED'), 0) AS released,
-                   original.bucket_ts, original.account_id
-            FROM risk_request_log original
-            WHERE (original.entity_id, original.channel_code, original.direction_code, original.dedupe_id) IN (
-                SELECT * FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]),
-                                     CAST(:directions AS text[]), CAST(:dedupeIds AS uuid[])))
-            FOR KEY SHARE OF original SKIP LOCKED
-            """;
+                   original.type, original.decision, original.amount, original.currency,
+                   CASE WHEN ledger.dedupe_id IS NULL AND original.type = 'AUTHORIZATION'
+                             AND original.decision = 'APPROVED'
+                        THEN coalesce((SELECT sum(reversal.released_amount)
+                                       FROM risk_request_log reversal
+                                       WHERE reversal.entity_id = original.entity_id
+                                         AND reversal.channel_code = original.channel_code
+                                         AND reversal.direction_code = original.direction_code
+                                         AND reversal.reverses = original.dedupe_id
+                                         AND reversal.decision = 'RELEASED'), 0)
+                   END AS released,
+                   original.bucket_ts, original.account_id, ledger.dedupe_id AS ledger_id,
+                   %s
+            FROM (SELECT DISTINCT *
+                  FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]),
+                              CAST(:directions AS text[]), CAST(:dedupeIds AS uuid[])))
+                 AS named (entity_id, channel_code, direction_code, dedupe_id)
+            CROSS JOIN LATERAL (SELECT *
+                                FROM risk_request_log original
+                                WHERE original.entity_id = named.entity_id
+                                  AND original.channel_code = named.channel_code
+                                  AND original.direction_code = named.direction_code
+                                  AND original.dedupe_id = named.dedupe_id
+                                FOR KEY SHARE SKIP LOCKED) AS original
+            LEFT JOIN LATERAL (SELECT ledger.*
+                               FROM risk_authorization_ledger ledger
+                               WHERE ledger.entity_id = original.entity_id
+                                 AND ledger.channel_code = original.channel_code
+                                 AND ledger.direction_code = original.direction_code
+                                 AND ledger.dedupe_id = original.dedupe_id
+                               OFFSET 0) AS ledger ON true
+            """.formatted(HoldLedgers.LEDGER_COLUMNS);
 
     /**
      * Adds the read of the decisions already stored for these events to the round trip; the answer,
@@ -71,12 +104,12 @@ class RequestLogReader {
     }
 
     /**
-     * Adds the read of the reversals' originals, by business key and the original's dedupe_id, to the
-     * round trip; after the keys' locks, so what was released of each is final until the commit.
+     * Adds the read of the follow-ups' originals, by business key and the original's dedupe_id, to the
+     * round trip; after the keys' locks, so what is counted of each is final until the commit.
      */
-    Supplier<Map<RequestId, StoredOriginal>> findOriginals(List<TransactionEvent> reversals, RoundTrip trip) {
-        ColumnArrays<TransactionEvent> parameters = ColumnArrays.keyed(reversals, TransactionEvent::businessKey)
-                .add("dedupeIds", TransactionEvent::reverses, UUID[]::new);
+    Supplier<Map<RequestId, StoredOriginal>> findOriginals(List<TransactionEvent> followUps, RoundTrip trip) {
+        ColumnArrays<TransactionEvent> parameters = ColumnArrays.keyed(followUps, TransactionEvent::businessKey)
+                .add("dedupeIds", TransactionEvent::originalId, UUID[]::new);
         return trip.query(SELECT_ORIGINALS, parameters.parameters(), rs -> {
             Map<RequestId, StoredOriginal> originals = new HashMap<>();
             while (rs.next()) {
@@ -88,15 +121,34 @@ class RequestLogReader {
                 originals.put(
                         new RequestId(key, rs.getObject("dedupe_id", UUID.class)),
                         new StoredOriginal(
-                                new ReversalPolicy.Original(
-                                        RequestLogRow.eventType(rs.getString("type")),
-                                        Verdict.valueOf(rs.getString("decision")),
-                                        amount == null ? 0 : amount,
-                                        rs.getLong("released")),
-                                instantFromUtcTimestamp(rs, "bucket_ts"),
-                                rs.getObject("account_id", UUID.class)));
+                                original(rs, amount),
+                                rs.getObject("account_id", UUID.class),
+                                amount == null ? 0 : amount,
+                                rs.getString("currency")));
             }
             return originals;
         });
+    }
+
+    // the ledger of an approved authorization (as stored, or as version 2 knows it); why there is none
+    // for any other event
+    private static Original original(ResultSet rs, Long amount) throws SQLException {
+        boolean approvedAuthorization = RequestLogRow.eventType(rs.getString("type")) == EventType.AUTHORIZATION
+                && Verdict.valueOf(rs.getString("decision")) == Verdict.APPROVED;
+        if (!approvedAuthorization || amount == null) {
+            return Original.NoLedger.NOT_APPROVED;
+        }
+        if (rs.getObject("ledger_id") != null) {
+            return HoldLedgers.ledger(rs);
+        }
+        Instant bucket = instantFromUtcTimestamp(rs, "bucket_ts");
+        long released = rs.getLong("released");
+        boolean nothingCounted = released >= amount;
+        return new HoldLedger(
+                List.of(new CountedPart(PartKind.AUTHORIZATION, bucket, amount, Math.min(released, amount))),
+                0,
+                nothingCounted ? HoldStatus.RELEASED : HoldStatus.OPEN,
+                null,
+                nothingCounted ? null : bucket);
     }
 }

@@ -28,7 +28,8 @@ final class RequestLogRow {
             dedupe_id, entity_id, channel_code, direction_code, amount, currency, occurred_at,
                    decision, reason, errors, usage, limits, bucket_ts, decided_at,
                    type, reverses, released_amount, released_count, remaining, shadow_decision, shadow_reason,
-                   account_id, scopes
+                   account_id, scopes, original, asked_hold_expires_at, final, hold_expires_at, captured,
+                   over_captured
             """;
 
     private RequestLogRow() {}
@@ -46,7 +47,10 @@ final class RequestLogRow {
                 instantFromTimestamptz(rs, "occurred_at"),
                 eventType(rs.getString("type")),
                 rs.getObject("reverses", UUID.class),
-                rs.getObject("account_id", UUID.class));
+                rs.getObject("account_id", UUID.class),
+                rs.getObject("original", UUID.class),
+                instantFromTimestamptz(rs, "asked_hold_expires_at"),
+                rs.getObject("final", Boolean.class));
         String reason = rs.getString("reason");
         Long releasedAmount = rs.getObject("released_amount", Long.class);
         String usage = rs.getString("usage");
@@ -73,6 +77,9 @@ final class RequestLogRow {
                                 Verdict.valueOf(shadowDecision),
                                 shadowReason == null ? null : Reason.valueOf(shadowReason)),
                 DecisionJson.scopes(rs.getString("scopes")),
+                instantFromTimestamptz(rs, "hold_expires_at"),
+                rs.getObject("captured", Long.class),
+                rs.getObject("over_captured", Long.class),
                 false);
     }
 

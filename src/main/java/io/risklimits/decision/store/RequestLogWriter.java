@@ -33,45 +33,57 @@ class RequestLogWriter {
             INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
                                           decision, reason, amount, currency, occurred_at,
                                           usage, limits, decided_at, type, decided_order,
-                                          shadow_decision, shadow_reason, account_id, scopes)
+                                          shadow_decision, shadow_reason, account_id, scopes,
+                                          asked_hold_expires_at, hold_expires_at)
             SELECT decided.entity_id, decided.channel_code, decided.direction_code, decided.dedupe_id, :bucket,
                    decided.decision, decided.reason, decided.amount, decided.currency, decided.occurred_at,
                    decided.usage, limit_set.limits, :decidedAt, 'AUTHORIZATION', decided.decided_order,
-                   decided.shadow_decision, decided.shadow_reason, decided.account_id, decided.scopes
+                   decided.shadow_decision, decided.shadow_reason, decided.account_id, decided.scopes,
+                   decided.asked_hold_expires_at, decided.hold_expires_at
             FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
                         CAST(:dedupeIds AS uuid[]), CAST(:decisions AS text[]), CAST(:reasons AS text[]),
                         CAST(:amounts AS bigint[]), CAST(:currencies AS text[]), CAST(:occurredAts AS timestamptz[]),
                         CAST(:usages AS json[]), CAST(:limitSetNumbers AS integer[]), CAST(:decidedOrders AS integer[]),
                         CAST(:shadowDecisions AS text[]), CAST(:shadowReasons AS text[]),
-                        CAST(:accountIds AS uuid[]), CAST(:scopes AS json[]))
+                        CAST(:accountIds AS uuid[]), CAST(:scopes AS json[]),
+                        CAST(:askedHoldExpiresAts AS timestamptz[]), CAST(:holdExpiresAts AS timestamptz[]))
                  AS decided (entity_id, channel_code, direction_code, dedupe_id, decision, reason,
                              amount, currency, occurred_at, usage, limit_set_number, decided_order,
-                             shadow_decision, shadow_reason, account_id, scopes)
+                             shadow_decision, shadow_reason, account_id, scopes,
+                             asked_hold_expires_at, hold_expires_at)
             JOIN unnest(CAST(:limitSets AS json[])) WITH ORDINALITY AS limit_set (limits, number)
               ON limit_set.number = decided.limit_set_number
             """;
 
-    // Reversals come in batches too, with what each gave back; a batch holds few of them, so their
-    // limits are sent one document per row.
-    private static final String INSERT_REVERSAL_DECISIONS = """
+    // Follow-ups (reversals, captures, increments) and the expiries the batch made come in batches too,
+    // with what each gave back or counted; a batch holds few of them, so their limits are sent one document
+    // per row (an expiry has none, nor usage).
+    private static final String INSERT_FOLLOW_UP_DECISIONS = """
             INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
                                           decision, reason, amount, currency, occurred_at,
                                           usage, limits, decided_at, decided_order,
-                                          type, reverses, released_amount, released_count, remaining, account_id)
+                                          type, reverses, released_amount, released_count, remaining, account_id,
+                                          original, asked_hold_expires_at, final, hold_expires_at,
+                                          captured, over_captured)
             SELECT entity_id, channel_code, direction_code, dedupe_id, :bucket,
                    decision, reason, amount, currency, occurred_at,
                    usage, limits, :decidedAt, decided_order,
-                   'REVERSAL', reverses, released_amount, released_count, remaining, account_id
+                   type, reverses, released_amount, released_count, remaining, account_id,
+                   original, asked_hold_expires_at, final, hold_expires_at, captured, over_captured
             FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
                         CAST(:dedupeIds AS uuid[]), CAST(:decisions AS text[]), CAST(:reasons AS text[]),
                         CAST(:amounts AS bigint[]), CAST(:currencies AS text[]), CAST(:occurredAts AS timestamptz[]),
                         CAST(:usages AS json[]), CAST(:decidedOrders AS integer[]), CAST(:limits AS json[]),
-                        CAST(:reverses AS uuid[]), CAST(:releasedAmounts AS bigint[]),
+                        CAST(:types AS text[]), CAST(:reverses AS uuid[]), CAST(:releasedAmounts AS bigint[]),
                         CAST(:releasedCounts AS smallint[]), CAST(:remainings AS bigint[]),
-                        CAST(:accountIds AS uuid[]))
+                        CAST(:accountIds AS uuid[]), CAST(:originals AS uuid[]),
+                        CAST(:askedHoldExpiresAts AS timestamptz[]), CAST(:finals AS boolean[]),
+                        CAST(:holdExpiresAts AS timestamptz[]), CAST(:captured AS bigint[]),
+                        CAST(:overCaptured AS bigint[]))
                  AS decided (entity_id, channel_code, direction_code, dedupe_id, decision, reason,
-                             amount, currency, occurred_at, usage, decided_order, limits, reverses,
-                             released_amount, released_count, remaining, account_id)
+                             amount, currency, occurred_at, usage, decided_order, limits, type, reverses,
+                             released_amount, released_count, remaining, account_id, original,
+                             asked_hold_expires_at, final, hold_expires_at, captured, over_captured)
             """;
 
     // INVALID events that have a readable business key are filed in their poll's batch too, in their
@@ -79,17 +91,21 @@ class RequestLogWriter {
     private static final String INSERT_INVALID_DECISIONS = """
             INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
                                           decision, reason, amount, currency, occurred_at,
-                                          errors, decided_at, decided_order, type, reverses, account_id)
+                                          errors, decided_at, decided_order, type, reverses, account_id,
+                                          original, asked_hold_expires_at, final)
             SELECT entity_id, channel_code, direction_code, dedupe_id, :bucket,
                    'INVALID', 'INVALID_REQUEST', amount, currency, occurred_at,
-                   errors, :decidedAt, decided_order, type, reverses, account_id
+                   errors, :decidedAt, decided_order, type, reverses, account_id,
+                   original, asked_hold_expires_at, final
             FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
                         CAST(:dedupeIds AS uuid[]), CAST(:amounts AS bigint[]), CAST(:currencies AS text[]),
                         CAST(:occurredAts AS timestamptz[]), CAST(:errors AS jsonb[]),
                         CAST(:decidedOrders AS integer[]), CAST(:types AS text[]), CAST(:reverses AS uuid[]),
-                        CAST(:accountIds AS uuid[]))
+                        CAST(:accountIds AS uuid[]), CAST(:originals AS uuid[]),
+                        CAST(:askedHoldExpiresAts AS timestamptz[]), CAST(:finals AS boolean[]))
                  AS decided (entity_id, channel_code, direction_code, dedupe_id, amount, currency, occurred_at,
-                             errors, decided_order, type, reverses, account_id)
+                             errors, decided_order, type, reverses, account_id, original,
+                             asked_hold_expires_at, final)
             """;
 
     /** How the decisions of one batch were made: their place in it, their hour bucket, the decision time. */
@@ -111,22 +127,33 @@ class RequestLogWriter {
                 .with("limitSets", limitSets.keySet().toArray(String[]::new))
                 .add("shadowDecisions", RequestLogWriter::shadowDecision, String[]::new)
                 .add("shadowReasons", RequestLogWriter::shadowReason, String[]::new)
-                .add("scopes", decision -> DecisionJson.scopes(decision.scopes()), String[]::new);
+                .add("scopes", decision -> DecisionJson.scopes(decision.scopes()), String[]::new)
+                .add("holdExpiresAts", decision -> timestamptzText(decision.holdExpiresAt()), String[]::new);
         trip.execute(INSERT_LIMIT_CHECKED_DECISIONS, parameters.parameters());
     }
 
-    /** Adds the insert of RELEASED and REJECTED reversals made together to the round trip. */
-    void insertAllReversals(List<Decision> decisions, Batch batch, RoundTrip trip) {
+    /**
+     * Adds the insert of follow-ups (reversals, captures, increments) and expiries made together to the
+     * round trip.
+     */
+    void insertAllFollowUps(List<Decision> decisions, Batch batch, RoundTrip trip) {
         if (decisions.isEmpty()) {
             return;
         }
         ColumnArrays<Decision> parameters = decidedTogether(decisions, batch)
-                .add("limits", decision -> DecisionJson.limits(decision.limits()), String[]::new)
+                .add(
+                        "limits",
+                        decision -> decision.limits() == null ? null : DecisionJson.limits(decision.limits()),
+                        String[]::new)
+                .add("types", decision -> decision.fields().type().name(), String[]::new)
                 .add("reverses", decision -> decision.fields().reverses(), UUID[]::new)
                 .add("releasedAmounts", RequestLogWriter::releasedAmount, Long[]::new)
                 .add("releasedCounts", RequestLogWriter::releasedCount, Integer[]::new)
-                .add("remainings", Decision::remaining, Long[]::new);
-        trip.execute(INSERT_REVERSAL_DECISIONS, parameters.parameters());
+                .add("remainings", Decision::remaining, Long[]::new)
+                .add("holdExpiresAts", decision -> timestamptzText(decision.holdExpiresAt()), String[]::new)
+                .add("captured", Decision::captured, Long[]::new)
+                .add("overCaptured", Decision::overCaptured, Long[]::new);
+        trip.execute(INSERT_FOLLOW_UP_DECISIONS, parameters.parameters());
     }
 
     /** Adds the insert of INVALID decisions made together, under their readable business keys. */
@@ -156,7 +183,12 @@ class RequestLogWriter {
                                 ? null
                                 : decision.reason().name(),
                         String[]::new)
-                .add("usages", decision -> DecisionJson.usage(decision.usage(), decision.limits()), String[]::new);
+                .add(
+                        "usages",
+                        decision -> decision.usage() == null
+                                ? null
+                                : DecisionJson.usage(decision.usage(), decision.limits()),
+                        String[]::new);
     }
 
     /**
@@ -175,6 +207,12 @@ class RequestLogWriter {
                         decision -> timestamptzText(decision.fields().occurredAt()),
                         String[]::new)
                 .add("accountIds", decision -> decision.fields().accountId(), UUID[]::new)
+                .add("originals", decision -> decision.fields().original(), UUID[]::new)
+                .add(
+                        "askedHoldExpiresAts",
+                        decision -> timestamptzText(decision.fields().holdExpiresAt()),
+                        String[]::new)
+                .add("finals", decision -> decision.fields().isFinal(), Boolean[]::new)
                 .add("decidedOrders", decision -> batch.decidedOrder().applyAsInt(decision), Integer[]::new)
                 .with("bucket", utcTimestamp(batch.bucket()))
                 .with("decidedAt", timestamptz(batch.decidedAt()));

@@ -1,25 +1,27 @@
 package io.risklimits.decision.store;
 
 import io.risklimits.decision.BusinessKey;
-import io.risklimits.decision.ReversalPolicy;
 import io.risklimits.decision.ScopeKey;
-import java.time.Instant;
+import io.risklimits.decision.hold.HoldLedger;
+import io.risklimits.decision.hold.Original;
 import java.util.List;
 import java.util.UUID;
 
 /**
- * A reversal's original as stored: what the reversal policy needs, the bucket it was counted in, and the
- * account it named (null: none), which with its business key says at which scope keys it was counted.
+ * A follow-up's original as stored under its business key: what the hold policy needs (its ledger, or
+ * why there is none), the account it named (null: none), which with its business key says at which scope
+ * keys it was counted, and its amount and currency, which an expiry of it echoes.
  */
-record StoredOriginal(ReversalPolicy.Original original, Instant bucketTs, UUID accountId) {
+record StoredOriginal(Original original, UUID accountId, long amount, String currency) {
 
-    StoredOriginal afterRelease(long amount) {
-        ReversalPolicy.Original before = original;
-        return new StoredOriginal(
-                new ReversalPolicy.Original(
-                        before.type(), before.verdict(), before.amount(), before.released() + amount),
-                bucketTs,
-                accountId);
+    /** The same original as a follow-up or an expiry left it. */
+    StoredOriginal with(Original after) {
+        return new StoredOriginal(after, accountId, amount, currency);
+    }
+
+    /** The ledger of an approved authorization; null when there is none. */
+    HoldLedger ledger() {
+        return original instanceof HoldLedger ledger ? ledger : null;
     }
 
     /** The scope keys the original was counted at, where a release of it is given back. */

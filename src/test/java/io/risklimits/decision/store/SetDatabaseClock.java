@@ -15,7 +15,7 @@ import org.springframework.jdbc.datasource.SingleConnectionDataSource;
  * (and so their hour bucket) from risk_begin_scoped_batch_decision and risk_lock_scope_keys, and on this data
  * source's one connection those names find functions in a schema of the test's own, which take the locks through
  * the real ones
- * and then answers the time last {@link #set}. {@link #clock()} is the same time as this machine's
+ * and then answers the time last {@link #set} (and keep it as the batch's decision time, as the real ones keep theirs). {@link #clock()} is the same time as this machine's
  * clock, so that the store sends its usage read for the right hour at once. Everything else the store
  * runs is the real schema's.
  */
@@ -28,7 +28,7 @@ final class SetDatabaseClock implements AutoCloseable {
                 RETURNS TABLE (decided_at timestamptz)
                 LANGUAGE sql
             AS $$
-                SELECT CAST(current_setting('risk_test.now') AS timestamptz)
+                SELECT CAST(set_config('risk.batch_decided_at', current_setting('risk_test.now'), true) AS timestamptz)
                 FROM public.risk_begin_scoped_batch_decision(
                          entity_ids, channel_codes, direction_codes, scopes, owner_ids, scope_channel_codes,
                          scope_direction_codes)
@@ -38,7 +38,7 @@ final class SetDatabaseClock implements AutoCloseable {
                 RETURNS TABLE (decided_at timestamptz)
                 LANGUAGE sql
             AS $$
-                SELECT CAST(current_setting('risk_test.now') AS timestamptz)
+                SELECT CAST(set_config('risk.batch_decided_at', current_setting('risk_test.now'), true) AS timestamptz)
                 FROM public.risk_lock_scope_keys(scopes, owner_ids, channel_codes, direction_codes)
             $$
             """;

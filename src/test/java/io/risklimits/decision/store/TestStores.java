@@ -3,6 +3,7 @@ package io.risklimits.decision.store;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.risklimits.decision.WindowCalendar;
+import io.risklimits.decision.hold.HoldTerms;
 import io.risklimits.shared.Failpoints;
 import java.time.Clock;
 import javax.sql.DataSource;
@@ -11,7 +12,8 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 /**
  * The one place the tests wire a {@link BatchDecisionStore} by hand, as the application context wires
- * it: on one data source, calendar windows in UTC, a window-starts cache of its own, no failpoints.
+ * it: on one data source, calendar windows in UTC, the default hold terms (CARD authorizations are holds for
+ * 7 days), a window-starts cache of its own, no failpoints.
  * Each call is a store of its own (its own cache), as a second worker would have.
  */
 final class TestStores {
@@ -41,7 +43,15 @@ final class TestStores {
                 new RequestLogWriter(),
                 new RunningUsageRepository(db, WindowCalendar.UTC, new WindowStartsCache(100), metrics),
                 new HourlyUsageRepository(),
+                new HoldLedgers(db),
+                HoldTerms.DEFAULT,
                 metrics,
                 new Failpoints("", 1));
+    }
+
+    /** The expiry outbox on one data source. */
+    static ExpiryOutbox expiryOutbox(DataSource dataSource) {
+        JdbcTemplate db = new JdbcTemplate(dataSource);
+        return new ExpiryOutbox(new HoldLedgers(db), new RequestLogReader(), db);
     }
 }

@@ -1,0 +1,144 @@
+package io.risklimits.decision.store;
+
+import io.risklimits.decision.BusinessKey;
+import io.risklimits.decision.Decision;
+import io.risklimits.decision.EventFields;
+import io.risklimits.decision.EventType;
+import io.risklimits.decision.ExpiryDecision;
+import io.risklimits.decision.ScopeKey;
+import io.risklimits.decision.Tally;
+import io.risklimits.decision.hold.HoldLedger;
+import io.risklimits.decision.hold.HoldOutcome;
+import io.risklimits.decision.hold.HoldPolicy;
+import io.risklimits.decision.hold.HoldTerms;
+import io.risklimits.decision.hold.Original;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Predicate;
+
+/**
+ * The authorizations a batch acts on, as its decisions leave them: the originals its follow-ups find (as
+ * read under the locks, then as each decision of the batch changed them), the ledgers it writes, and the
+ * expiries it files.
+ */
+final class BatchHolds {
+
+    private final Instant bucket;
+    private final Instant decidedAt;
+    private final Map<RequestId, StoredOriginal> originals;
+    private final Map<RequestId, HoldLedgers.Saved> ledgers = new LinkedHashMap<>();
+    private final List<Decision> expiries = new ArrayList<>();
+
+    BatchHolds(Instant bucket, Instant decidedAt, Map<RequestId, StoredOriginal> originals) {
+        this.bucket = bucket;
+        this.decidedAt = decidedAt;
+        this.originals = new HashMap<>(originals);
+    }
+
+    /** Whether any follow-up's original was read: an event decided in the batch may be one too. */
+    boolean anyOriginals() {
+        return !originals.isEmpty();
+    }
+
+    /** The original as it stands now; null when none is known under the key. */
+    StoredOriginal original(RequestId id) {
+        return originals.get(id);
+    }
+
+    /** An event of the batch that a later follow-up of it may name: its ledger, or why it has none. */
+    void decided(RequestId id, Original original, UUID accountId, long amount, String currency) {
+        originals.put(id, new StoredOriginal(original, accountId, amount, currency));
+    }
+
+    /** An approved authorization that is a hold: its ledger is written with the batch. */
+    void held(RequestId id, HoldLedger hold, UUID accountId, long amount, String currency) {
+        decided(id, hold, accountId, amount, currency);
+        ledgers.put(id, new HoldLedgers.Saved(id, accountId, hold, false));
+    }
+
+    /** A follow-up changed an original's ledger: written with the batch. */
+    void changed(RequestId id, StoredOriginal before, HoldLedger after) {
+        originals.put(id, before.with(after));
+        ledgers.merge(
+                id,
+                new HoldLedgers.Saved(id, before.accountId(), after, false),
+                (earlier, later) -> new HoldLedgers.Saved(id, before.accountId(), after, earlier.expiredNow()));
+    }
+
+    /**
+     * Takes out the holds due at the decision time, the earliest first: each whose scope keys are all
+     * locked expires; the others are left out of the usage the batch decides with.
+     *
+     * @param due the open holds read as due at the batch's scope keys, by authorization
+     * @param locked whether the batch holds a scope key's lock
+     */
+    void expireDue(Map<RequestId, StoredOriginal> due, Predicate<ScopeKey> locked, BatchCounts counts) {
+        List<Map.Entry<RequestId, StoredOriginal>> byExpiry = new ArrayList<>(due.entrySet());
+        byExpiry.sort(Comparator.comparing(entry -> entry.getValue().ledger().expiresAt()));
+        for (Map.Entry<RequestId, StoredOriginal> entry : byExpiry) {
+            RequestId id = entry.getKey();
+            // a hold this batch reads as an original too is the same row, read under the same locks
+            StoredOriginal hold = originals.getOrDefault(id, entry.getValue());
+            Optional<HoldOutcome> expiry = HoldPolicy.expire(hold.original(), decidedAt);
+            if (expiry.isEmpty()) {
+                continue;
+            }
+            List<ScopeKey> countedAt = hold.countedAt(id.businessKey());
+            if (countedAt.stream().allMatch(locked)) {
+                expire(id, hold, expiry.get(), counts);
+            } else {
+                expiry.get().releases().forEach(release -> counts.leaveOut(release, countedAt));
+            }
+        }
+    }
+
+    /** A hold expired in this batch: given back, its ledger closed, its EXPIRED decision filed (sent later). */
+    void expire(RequestId id, StoredOriginal hold, HoldOutcome expiry, BatchCounts counts) {
+        counts.apply(expiry, hold.countedAt(id.businessKey()));
+        HoldLedger after = (HoldLedger) expiry.after();
+        originals.put(id, hold.with(after));
+        ledgers.put(id, new HoldLedgers.Saved(id, hold.accountId(), after, true));
+        expiries.add(expiryDecision(id, hold, after, expiry.released()));
+    }
+
+    private Decision expiryDecision(RequestId id, StoredOriginal hold, HoldLedger after, Tally released) {
+        BusinessKey key = id.businessKey();
+        EventFields authorization = new EventFields(
+                key.entityId(),
+                key.channel(),
+                key.direction(),
+                hold.amount(),
+                hold.currency(),
+                null,
+                EventType.AUTHORIZATION,
+                null,
+                hold.accountId());
+        return ExpiryDecision.of(
+                HoldTerms.expiryId(id.dedupeId()),
+                id.dedupeId(),
+                authorization,
+                after.expiresAt(),
+                released,
+                after.counted(),
+                bucket,
+                decidedAt);
+    }
+
+    /** The ledgers as the batch leaves them. */
+    Collection<HoldLedgers.Saved> ledgers() {
+        return ledgers.values();
+    }
+
+    /** The expiries filed in the batch, to be sent by the sweep. */
+    List<Decision> expiries() {
+        return expiries;
+    }
+}
