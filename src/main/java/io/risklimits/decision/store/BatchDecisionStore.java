@@ -29,10 +29,11 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * Lock-and-decide for a whole poll in one READ COMMITTED transaction: the advisory locks of all its
  * business keys and scope keys (the entity and account scopes its events count at, docs/adr/0005; taken
- * in one order, so batches cannot deadlock: {@link BatchLocks}), the usage of every scope key and the
- * originals of its reversals in set-based reads, the decisions made in event order in memory ({@link
- * InOrderDecisions}), then the buckets, the releases and the audit rows written in bulk. Three round
- * trips, four for a batch that counts at accounts: the locks with the reads ({@link RoundTrip}; the
+ * in one order, so batches cannot deadlock: {@link BatchLocks}), the usage of every scope key, the
+ * originals of its follow-ups and the holds due at its scope keys in set-based reads, the due holds of
+ * its own keys expired and the decisions made in event order in memory ({@link InOrderDecisions}), then
+ * the buckets, the releases, the ledgers and the audit rows written in bulk. Three round trips, four for
+ * a batch that counts at accounts (or releases there): the locks with the reads ({@link RoundTrip}; the
  * account scopes' in a second), the writes, the commit. The poll's INVALID events that have a readable
  * business key are filed in the same transaction, in their place in the order, so an event after one in
  * the poll finds it decided, as it would in a later poll.
