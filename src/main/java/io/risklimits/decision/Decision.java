@@ -91,7 +91,9 @@ public record Decision(
                 .skip(1)
                 .filter(ScopeCheck::limited)
                 .map(check -> new ScopeCheck(
-                        check.scope(), check.usage(), check.limits().enforcedOnly()))
+                        check.scope(),
+                        check.usage().reportedUnder(check.limits()),
+                        check.limits().enforcedOnly()))
                 .toList();
     }
 
@@ -215,7 +217,7 @@ public record Decision(
                 verdict,
                 reason,
                 List.of(),
-                usage,
+                usage.reportedUnder(limits),
                 limits.enforcedOnly(),
                 bucketTs,
                 decidedAt,

@@ -50,6 +50,17 @@ public record Usage(Map<Window, Tally> byWindow, Map<Window, Instant> resetsAt) 
         return new Usage(byWindow, resets);
     }
 
+    /** This usage with the reset times of the windows that have a limit in force alone: those reported and stored. */
+    public Usage reportedUnder(Limits limits) {
+        Map<Window, Instant> reported = new EnumMap<>(Window.class);
+        resetsAt.forEach((window, reset) -> {
+            if (limits.inForce(window)) {
+                reported.put(window, reset);
+            }
+        });
+        return reported.size() == resetsAt.size() ? this : new Usage(byWindow, reported);
+    }
+
     /**
      * Usage after a release from the given hour bucket: every window that still contains that hour
      * shrinks by it, the others stay as they are; never below zero.
