@@ -18,6 +18,7 @@ import picocli.CommandLine.ScopeType;
             LimitsCommand.class,
             ExplainCommand.class,
             HoldsCommand.class,
+            UsageCommand.class,
             ArchiveRunCommand.class,
             ArchiveStatusCommand.class,
             SendEventCommand.class,

@@ -15,8 +15,9 @@ import java.util.UUID;
  *     of the fields that differ; empty otherwise, and never stored
  * @param shadow for an authorization of a key that shadow limits apply to, what they would have
  *     decided (never enforced); null otherwise
- * @param scopes for an authorization, the scopes other than the business key's that it was checked at
- *     and that have a limit in force, in their order (usage and limits stay the key's); empty otherwise
+ * @param scopes for an authorization or an increment, the scopes other than the business key's that it was
+ *     checked at and that have a limit in force, in their order (usage and limits stay the key's); empty
+ *     otherwise
  * @param holdExpiresAt when the hold an approved authorization or increment made (or moved) expires, and
  *     for an expiry when the hold expired; null otherwise
  * @param captured for a CAPTURED capture, what it turned from held into spent; null otherwise
@@ -67,11 +68,6 @@ public record Decision(
         if (key.scope() != Scope.KEY) {
             throw new IllegalArgumentException("the business key's scope is checked first");
         }
-        List<ScopeCheck> reported = checks.subList(1, checks.size()).stream()
-                .filter(ScopeCheck::limited)
-                .map(check -> new ScopeCheck(
-                        check.scope(), check.usage(), check.limits().enforcedOnly()))
-                .toList();
         return decided(
                 event,
                 outcome.verdict(),
@@ -83,10 +79,32 @@ public record Decision(
                 null,
                 null,
                 LimitPolicy.decideShadow(event.amount(), checks),
-                reported,
+                reported(checks),
                 null,
                 null,
                 null);
+    }
+
+    // the scopes after the key's that have a limit in force, with their enforced limits alone
+    private static List<ScopeCheck> reported(List<ScopeCheck> checks) {
+        return checks.stream()
+                .skip(1)
+                .filter(ScopeCheck::limited)
+                .map(check -> new ScopeCheck(
+                        check.scope(),
+                        check.usage().reportedUnder(check.limits()),
+                        check.limits().enforcedOnly()))
+                .toList();
+    }
+
+    /** The amount this decision counts, in the limit currency. */
+    public long countedAmount() {
+        return fields.amount();
+    }
+
+    /** What one more authorization of this key could take right after this decision ({@link Available#after}). */
+    public Available available() {
+        return Available.after(this);
     }
 
     /** This authorization, approved as a hold that expires then. */
@@ -144,6 +162,7 @@ public record Decision(
      * @param holdExpiresAt the hold's expiry after an APPROVED increment; null otherwise
      * @param captured what a capture took from what was held; null unless CAPTURED
      * @param overCaptured what a capture counted anew; null unless CAPTURED
+     * @param scopes an increment's checks at every scope its hold counts at (the key's first); empty otherwise
      */
     public static Decision followUp(
             TransactionEvent event,
@@ -157,7 +176,8 @@ public record Decision(
             Long remaining,
             Instant holdExpiresAt,
             Long captured,
-            Long overCaptured) {
+            Long overCaptured,
+            List<ScopeCheck> scopes) {
         return decided(
                 event,
                 verdict,
@@ -169,7 +189,7 @@ public record Decision(
                 released,
                 remaining,
                 null,
-                List.of(),
+                reported(scopes),
                 holdExpiresAt,
                 captured,
                 overCaptured);
@@ -197,7 +217,7 @@ public record Decision(
                 verdict,
                 reason,
                 List.of(),
-                usage,
+                usage.reportedUnder(limits),
                 limits.enforcedOnly(),
                 bucketTs,
                 decidedAt,

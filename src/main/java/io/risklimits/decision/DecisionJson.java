@@ -111,6 +111,7 @@ public final class DecisionJson {
                     json.writeRawValue(scopes(decision.scopes()));
                 }
                 json.writeStringProperty("bucket_ts", decision.bucketTs().toString());
+                writeAvailable(json, decision.available());
             }
             json.writeStringProperty("decided_at", decision.decidedAt().toString());
             json.writeBooleanProperty("replayed", decision.replayed());
@@ -122,51 +123,15 @@ public final class DecisionJson {
 
     /**
      * The usage document, as the message carries it and the request log stores it: every window with a
-     * limit in force that counts usage. Written by hand, without a generator: it is a few numbers under
-     * fixed names, written twice per decision on the decider's hot path, where setting up a generator
-     * costs more than the text itself (DecisionJsonTest holds it to the text Jackson writes).
+     * limit in force that counts usage, a calendar window with when it starts again ({@link UsageJson}).
      */
     public static String usage(Usage usage, Limits limits) {
-        StringBuilder text = new StringBuilder(128).append('{');
-        for (Window window : Window.values()) {
-            if (!window.countsUsage() || !limits.inForce(window)) {
-                continue;
-            }
-            Tally tally = usage.of(window);
-            if (text.length() > 1) {
-                text.append(',');
-            }
-            text.append('"')
-                    .append(window.label())
-                    .append("\":{\"amount\":")
-                    .append(tally.amount())
-                    .append(",\"count\":")
-                    .append(tally.count())
-                    .append('}');
-        }
-        return text.append('}').toString();
+        return UsageJson.text(usage, limits);
     }
 
     /** The usage of a stored document; a window it does not report (no limit in force) reads as zero. */
     public static Usage usage(String json) {
-        return usage(MAPPER.readTree(json));
-    }
-
-    private static Usage usage(JsonNode node) {
-        Map<Window, Tally> byWindow = new EnumMap<>(Window.class);
-        for (Window window : Window.values()) {
-            JsonNode tally = node.get(window.label());
-            if (window.countsUsage()) {
-                byWindow.put(
-                        window,
-                        tally == null
-                                ? Tally.ZERO
-                                : new Tally(
-                                        tally.required("amount").longValue(),
-                                        tally.required("count").longValue()));
-            }
-        }
-        return new Usage(byWindow);
+        return UsageJson.usage(MAPPER.readTree(json));
     }
 
     /** The enforced limits' document (a shadow set is reported by its outcome only). */
@@ -231,7 +196,9 @@ public final class DecisionJson {
         for (Map.Entry<String, JsonNode> scope : MAPPER.readTree(json).properties()) {
             JsonNode check = scope.getValue();
             scopes.add(new ScopeCheck(
-                    Scope.fromLabel(scope.getKey()), usage(check.required("usage")), limits(check.required("limits"))));
+                    Scope.fromLabel(scope.getKey()),
+                    UsageJson.usage(check.required("usage")),
+                    limits(check.required("limits"))));
         }
         return scopes;
     }
@@ -271,6 +238,17 @@ public final class DecisionJson {
             json.writeEndObject();
         }
         json.writeEndObject();
+    }
+
+    private static void writeAvailable(JsonGenerator json, Available available) {
+        if (available != null) {
+            json.writeObjectPropertyStart("available");
+            json.writeNumberProperty("amount", available.amount());
+            writeNumberOrNull(json, "count", available.count());
+            json.writeStringProperty("scope", available.scope().label());
+            json.writeStringProperty("window", available.window().label());
+            json.writeEndObject();
+        }
     }
 
     private static void writeErrors(JsonGenerator json, List<FieldError> errors) {

@@ -94,6 +94,23 @@ public enum Window {
         };
     }
 
+    /**
+     * When the calendar window that ends with the given hour bucket starts again: the next day's, week's
+     * or month's midnight in the zone; null for the rolling windows and {@code txn}, which never reset.
+     */
+    Instant resetFor(Instant currentBucket, ZoneId zone) {
+        if (kind != Kind.CALENDAR) {
+            return null;
+        }
+        ZonedDateTime start = startFor(currentBucket, zone).atZone(zone);
+        return switch (this) {
+            case DAY -> start.toLocalDate().plusDays(1).atStartOfDay(zone).toInstant();
+            case WEEK -> start.toLocalDate().plusWeeks(1).atStartOfDay(zone).toInstant();
+            case MONTH -> start.toLocalDate().plusMonths(1).atStartOfDay(zone).toInstant();
+            default -> throw new IllegalStateException(label + " is no calendar window");
+        };
+    }
+
     private static ZonedDateTime startOfDay(Instant instant, ZoneId zone) {
         return instant.atZone(zone).toLocalDate().atStartOfDay(zone);
     }

@@ -9,7 +9,9 @@ import java.time.zone.ZoneOffsetTransition;
 import java.time.zone.ZoneOffsetTransitionRule;
 import java.time.zone.ZoneRules;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Where each window starts, with the calendar windows ({@code day}, {@code week} from Monday, {@code
@@ -46,6 +48,21 @@ public record WindowCalendar(ZoneId zone) {
     /** The hour the window starts with, when it ends with the given hour bucket; not for {@code txn}. */
     public Instant startFor(Window window, Instant currentBucket) {
         return window.startFor(currentBucket, zone);
+    }
+
+    /**
+     * When each calendar window that ends with the given hour bucket starts again (its next midnight in
+     * the zone); the rolling windows, which never reset, are absent.
+     */
+    public Map<Window, Instant> resetsAfter(Instant currentBucket) {
+        Map<Window, Instant> resets = new EnumMap<>(Window.class);
+        for (Window window : Window.values()) {
+            Instant reset = window.resetFor(currentBucket, zone);
+            if (reset != null) {
+                resets.put(window, reset);
+            }
+        }
+        return Map.copyOf(resets);
     }
 
     /** Whether the window ending with currentBucket contains the hour bucket. */

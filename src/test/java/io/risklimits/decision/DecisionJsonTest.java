@@ -427,7 +427,8 @@ class DecisionJsonTest {
                 outcome.remaining(),
                 null,
                 outcome.captured(),
-                outcome.overCaptured());
+                outcome.overCaptured(),
+                List.of());
     }
 
     @Test
@@ -462,7 +463,8 @@ class DecisionJsonTest {
                 null,
                 movedTo,
                 null,
-                null);
+                null,
+                List.of());
 
         byte[] message = DecisionJson.message(decision);
 
@@ -492,7 +494,8 @@ class DecisionJsonTest {
                 null,
                 null,
                 null,
-                null);
+                null,
+                List.of());
 
         byte[] message = DecisionJson.message(decision);
 
@@ -680,7 +683,8 @@ class DecisionJsonTest {
                 null,
                 null,
                 null,
-                null));
+                null,
+                List.of()));
         return Stream.of(
                 changed("a capture without captured", capture, m -> m.remove("captured")),
                 changed("a capture without over_captured", capture, m -> m.remove("over_captured")),

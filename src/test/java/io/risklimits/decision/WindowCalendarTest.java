@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -39,6 +40,32 @@ class WindowCalendarTest {
         // the hour before midnight in New York still belongs to the day before
         assertThat(NEW_YORK.startFor(Window.DAY, Instant.parse("2026-11-25T04:00:00Z")))
                 .isEqualTo("2026-11-24T05:00:00Z");
+    }
+
+    @Test
+    void calendarWindowsResetAtTheNextLocalMidnightWhateverTheOffsetDoesInBetween() {
+        // Sunday 2026-11-01 09:30 EST, after 02:00 EDT became 01:00 EST: the day began at 04:00Z, ends at 05:00Z
+        Map<Window, Instant> afterTheAutumnChange = NEW_YORK.resetsAfter(Instant.parse("2026-11-01T14:00:00Z"));
+        // Saturday 2027-03-13 23:00 EST, before 02:00 EST becomes 03:00 EDT: the day ends at 2027-03-14 05:00Z
+        Map<Window, Instant> beforeTheSpringChange = NEW_YORK.resetsAfter(Instant.parse("2027-03-14T04:00:00Z"));
+        // Sunday 2027-03-14 08:00 EDT: that 23-hour day ends at 04:00Z on Monday, which starts the week
+        Map<Window, Instant> afterTheSpringChange = NEW_YORK.resetsAfter(Instant.parse("2027-03-14T12:00:00Z"));
+
+        assertThat(afterTheAutumnChange)
+                .containsExactlyInAnyOrderEntriesOf(Map.of(
+                        Window.DAY, Instant.parse("2026-11-02T05:00:00Z"),
+                        Window.WEEK, Instant.parse("2026-11-02T05:00:00Z"),
+                        Window.MONTH, Instant.parse("2026-12-01T05:00:00Z")));
+        assertThat(beforeTheSpringChange.get(Window.DAY)).isEqualTo("2027-03-14T05:00:00Z");
+        assertThat(afterTheSpringChange)
+                .containsExactlyInAnyOrderEntriesOf(Map.of(
+                        Window.DAY, Instant.parse("2027-03-15T04:00:00Z"),
+                        Window.WEEK, Instant.parse("2027-03-15T04:00:00Z"),
+                        Window.MONTH, Instant.parse("2027-04-01T04:00:00Z")));
+        assertThat(WindowCalendar.UTC.resetsAfter(Instant.parse("2026-12-31T23:00:00Z")))
+                .containsEntry(Window.DAY, Instant.parse("2027-01-01T00:00:00Z"))
+                .containsEntry(Window.MONTH, Instant.parse("2027-01-01T00:00:00Z"))
+                .doesNotContainKey(Window.LAST_24_HOURS);
     }
 
     @Test

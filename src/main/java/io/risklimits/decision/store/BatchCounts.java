@@ -1,8 +1,11 @@
 package io.risklimits.decision.store;
 
+import io.risklimits.decision.Limits;
+import io.risklimits.decision.ScopeCheck;
 import io.risklimits.decision.ScopeKey;
 import io.risklimits.decision.Tally;
 import io.risklimits.decision.Usage;
+import io.risklimits.decision.Window;
 import io.risklimits.decision.WindowCalendar;
 import io.risklimits.decision.hold.HoldOutcome;
 import io.risklimits.decision.hold.HourTally;
@@ -12,6 +15,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * What a batch counts as it decides in order: the usage of each scope key it read (before the next event),
@@ -22,19 +26,31 @@ final class BatchCounts {
 
     private final Instant bucket;
     private final WindowCalendar calendar;
+    private final Map<Window, Instant> resets;
     private final Map<ScopeKey, Usage> usage;
     private final Map<ScopeKey, Tally> counted = new LinkedHashMap<>();
     private final List<HourlyUsageRepository.Release> releases = new ArrayList<>();
 
+    // every usage a decision reports carries when its calendar windows start again, the same for the whole batch
     BatchCounts(Instant bucket, WindowCalendar calendar, Map<ScopeKey, Usage> usage) {
         this.bucket = bucket;
         this.calendar = calendar;
-        this.usage = new HashMap<>(usage);
+        this.resets = calendar.resetsAfter(bucket);
+        this.usage = new HashMap<>();
+        usage.forEach((key, read) -> this.usage.put(key, read.withResets(resets)));
     }
 
     /** The scope key's usage now; none when the batch did not read it. */
     Usage usageOf(ScopeKey key) {
-        return usage.getOrDefault(key, Usage.NONE);
+        Usage now = usage.get(key);
+        return now == null ? Usage.NONE.withResets(resets) : now;
+    }
+
+    /** The usage now and the limits of each scope key, in their order, as a decision checks them. */
+    List<ScopeCheck> checksAt(List<ScopeKey> scopeKeys, Function<ScopeKey, Limits> limitsOf) {
+        return scopeKeys.stream()
+                .map(key -> new ScopeCheck(key.scope(), usageOf(key), limitsOf.apply(key)))
+                .toList();
     }
 
     /** An approved authorization of this amount, counted at the scope key whose usage was this. */

@@ -148,10 +148,7 @@ final class InOrderDecisions {
     // when it is one (HoldTerms)
     private Decision authorize(TransactionEvent event, boolean followUpsInBatch) {
         List<ScopeKey> scopeKeys = event.scopeKeys();
-        List<ScopeCheck> checks = new ArrayList<>(scopeKeys.size());
-        for (ScopeKey key : scopeKeys) {
-            checks.add(new ScopeCheck(key.scope(), counts.usageOf(key), limitsOf.apply(key)));
-        }
+        List<ScopeCheck> checks = counts.checksAt(scopeKeys, limitsOf);
         Outcome outcome = LimitPolicy.decide(event.amount(), checks);
         Decision decision = Decision.limitChecked(event, outcome, checks, bucket, decidedAt);
         RequestId id = RequestId.of(event);
@@ -189,12 +186,17 @@ final class InOrderDecisions {
         RequestId originalId = new RequestId(key, event.originalId());
         StoredOriginal stored = holds.original(originalId);
         Original original = stored == null ? Original.NoLedger.NOT_FOUND : stored.original();
+        // an increment is checked, and reports its headroom, where its hold counts (without one, where it would)
+        boolean held = stored != null && stored.ledger() != null;
+        List<ScopeCheck> checks = event.type() != EventType.INCREMENT
+                ? List.of()
+                : counts.checksAt(held ? stored.countedAt(key) : event.scopeKeys(), limitsOf);
         HoldOutcome outcome = switch (event.type()) {
             case REVERSAL -> HoldPolicy.reverse(original, event.amount(), decidedAt);
             case CAPTURE -> HoldPolicy.capture(original, event.amount(), event.isFinal(), decidedAt);
             case INCREMENT ->
                 HoldPolicy.increment(
-                        original, event.amount(), decidedAt, event.holdExpiresAt(), limitOf(event, stored));
+                        original, event.amount(), decidedAt, event.holdExpiresAt(), limitOf(event, stored, checks));
             default -> throw new IllegalArgumentException("not a follow-up: " + event.type());
         };
         if (outcome.expiredFirst() != null) {
@@ -220,20 +222,17 @@ final class InOrderDecisions {
                 event.type() == EventType.INCREMENT ? null : outcome.remaining(),
                 outcome.verdict() == HoldVerdict.APPROVED ? ((HoldLedger) outcome.after()).expiresAt() : null,
                 outcome.verdict() == HoldVerdict.CAPTURED ? outcome.captured() : null,
-                outcome.verdict() == HoldVerdict.CAPTURED ? outcome.overCaptured() : null);
+                outcome.verdict() == HoldVerdict.CAPTURED ? outcome.overCaptured() : null,
+                checks);
         followUps.add(decision);
         return decision;
     }
 
     // the first limit an increment of an open hold would exceed, at every scope the hold counts at; null when
     // the limits admit it, or when the hold admits no increment (the policy's answer then)
-    private Reason limitOf(TransactionEvent event, StoredOriginal stored) {
+    private static Reason limitOf(TransactionEvent event, StoredOriginal stored, List<ScopeCheck> checks) {
         if (stored == null || stored.ledger() == null) {
             return null;
-        }
-        List<ScopeCheck> checks = new ArrayList<>();
-        for (ScopeKey key : stored.countedAt(event.businessKey())) {
-            checks.add(new ScopeCheck(key.scope(), counts.usageOf(key), limitsOf.apply(key)));
         }
         long holdTotal = Math.addExact(stored.ledger().authorized(), event.amount());
         return LimitPolicy.decideIncrement(event.amount(), holdTotal, checks).reason();

@@ -56,7 +56,8 @@ class RequestLogWriter {
             """;
 
     // Follow-ups (reversals, captures, increments) and the expiries the batch made come in batches too,
-    // with what each gave back or counted; a batch holds few of them, so their limits are sent one document
+    // with what each gave back or counted (an increment with the scopes it was checked at); a batch holds few of them,
+    // so their limits are sent one document
     // per row (an expiry has none, nor usage).
     private static final String INSERT_FOLLOW_UP_DECISIONS = """
             INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
@@ -64,12 +65,12 @@ class RequestLogWriter {
                                           usage, limits, decided_at, decided_order,
                                           type, reverses, released_amount, released_count, remaining, account_id,
                                           original, asked_hold_expires_at, final, hold_expires_at,
-                                          captured, over_captured)
+                                          captured, over_captured, scopes)
             SELECT entity_id, channel_code, direction_code, dedupe_id, :bucket,
                    decision, reason, amount, currency, occurred_at,
                    usage, limits, :decidedAt, decided_order,
                    type, reverses, released_amount, released_count, remaining, account_id,
-                   original, asked_hold_expires_at, final, hold_expires_at, captured, over_captured
+                   original, asked_hold_expires_at, final, hold_expires_at, captured, over_captured, scopes
             FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
                         CAST(:dedupeIds AS uuid[]), CAST(:decisions AS text[]), CAST(:reasons AS text[]),
                         CAST(:amounts AS bigint[]), CAST(:currencies AS text[]), CAST(:occurredAts AS timestamptz[]),
@@ -79,11 +80,11 @@ class RequestLogWriter {
                         CAST(:accountIds AS uuid[]), CAST(:originals AS uuid[]),
                         CAST(:askedHoldExpiresAts AS timestamptz[]), CAST(:finals AS boolean[]),
                         CAST(:holdExpiresAts AS timestamptz[]), CAST(:captured AS bigint[]),
-                        CAST(:overCaptured AS bigint[]))
+                        CAST(:overCaptured AS bigint[]), CAST(:scopes AS json[]))
                  AS decided (entity_id, channel_code, direction_code, dedupe_id, decision, reason,
                              amount, currency, occurred_at, usage, decided_order, limits, type, reverses,
                              released_amount, released_count, remaining, account_id, original,
-                             asked_hold_expires_at, final, hold_expires_at, captured, over_captured)
+                             asked_hold_expires_at, final, hold_expires_at, captured, over_captured, scopes)
             """;
 
     // INVALID events that have a readable business key are filed in their poll's batch too, in their
@@ -152,7 +153,8 @@ class RequestLogWriter {
                 .add("remainings", Decision::remaining, Long[]::new)
                 .add("holdExpiresAts", decision -> timestamptzText(decision.holdExpiresAt()), String[]::new)
                 .add("captured", Decision::captured, Long[]::new)
-                .add("overCaptured", Decision::overCaptured, Long[]::new);
+                .add("overCaptured", Decision::overCaptured, Long[]::new)
+                .add("scopes", decision -> DecisionJson.scopes(decision.scopes()), String[]::new);
         trip.execute(INSERT_FOLLOW_UP_DECISIONS, parameters.parameters());
     }
 

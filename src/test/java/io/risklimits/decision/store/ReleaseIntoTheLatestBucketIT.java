@@ -105,9 +105,9 @@ class ReleaseIntoTheLatestBucketIT {
         Usage exact = summed.usageUpTo(key, hour);
         Decision b = decide(authorization(key, 1_000), limits);
 
-        assertThat(b.usage())
+        assertThat(b.usage().byWindow())
                 .as("B's usage, from the window starts remembered by the reversal's batch")
-                .isEqualTo(exact);
+                .isEqualTo(exact.byWindow());
         assertThat(b.usage().of(newWindow.window)).isEqualTo(Tally.ZERO);
         assertThat(b.usage().of(Window.LAST_24_HOURS)).isEqualTo(new Tally(600, 1));
         assertThat(b.verdict()).as("B, reason %s", b.reason()).isEqualTo(Verdict.APPROVED);
@@ -117,7 +117,7 @@ class ReleaseIntoTheLatestBucketIT {
         Usage exactWithB = summed.usageUpTo(key, hour);
         Decision c = decide(authorization(key, 400), limits);
 
-        assertThat(c.usage()).isEqualTo(exactWithB);
+        assertThat(c.usage().byWindow()).isEqualTo(exactWithB.byWindow());
         assertThat(c.usage().of(newWindow.window)).isEqualTo(new Tally(1_000, 1));
         assertRejectedOnlyByTheNewWindowsLimit(c, newWindow, calendarLimit);
         DecisionSchema.assertValidDecision(DecisionJson.message(c));
@@ -148,9 +148,9 @@ class ReleaseIntoTheLatestBucketIT {
         Usage exactWithB = summed.usageUpTo(key, newWindow.reversedAt.truncatedTo(ChronoUnit.HOURS));
         Decision c = decide(authorization(key, 400), limits);
 
-        assertThat(c.usage())
+        assertThat(c.usage().byWindow())
                 .as("C's usage, from the window starts remembered by the reversal's batch")
-                .isEqualTo(exactWithB);
+                .isEqualTo(exactWithB.byWindow());
         assertThat(c.usage().of(newWindow.window)).isEqualTo(new Tally(1_000, 1));
         assertRejectedOnlyByTheNewWindowsLimit(c, newWindow, calendarLimit);
     }
@@ -225,9 +225,9 @@ class ReleaseIntoTheLatestBucketIT {
         Usage exact = summed.usageUpTo(key, TODAY.truncatedTo(ChronoUnit.HOURS));
         Decision b = decide(authorization(key, 1_000), WITH_A_DAY_LIMIT);
 
-        assertThat(b.usage())
+        assertThat(b.usage().byWindow())
                 .as("B's usage, from the window starts remembered by the rejection's batch")
-                .isEqualTo(exact);
+                .isEqualTo(exact.byWindow());
         assertThat(b.usage().of(Window.DAY)).isEqualTo(Tally.ZERO);
         assertThat(b.verdict()).as("B, reason %s", b.reason()).isEqualTo(Verdict.APPROVED);
     }
@@ -252,9 +252,9 @@ class ReleaseIntoTheLatestBucketIT {
         Usage exactWithB = summed.usageUpTo(key, TODAY.truncatedTo(ChronoUnit.HOURS));
         Decision c = decide(authorization(key, 100), WITH_A_DAY_LIMIT);
 
-        assertThat(c.usage())
+        assertThat(c.usage().byWindow())
                 .as("C's usage, from the window starts remembered by the rejection's batch")
-                .isEqualTo(exactWithB);
+                .isEqualTo(exactWithB.byWindow());
         assertThat(c.usage().of(Window.DAY)).isEqualTo(new Tally(1_000, 1));
         assertThat(c.verdict()).isEqualTo(Verdict.REJECTED);
         assertThat(c.reason()).isEqualTo(Window.DAY.amountExceeded());
