@@ -52,7 +52,7 @@ final class FaultSuiteRunner {
 
     private ScenarioResult run(FaultScenario scenario) throws Exception {
         long started = System.nanoTime();
-        try (ScenarioRun run = new ScenarioRun(cluster, scenario.name(), events)) {
+        try (ScenarioRun run = new ScenarioRun(cluster, scenario.name(), events, scenario.holds())) {
             if (scenario.throughPgBouncer()) {
                 run.connectThrough(cluster.pgBouncer().jdbcUrl());
             }
