@@ -80,6 +80,8 @@ final class FaultSuiteRunner {
                     invariants.noAccountWindowExceeded(run.accountLimit),
                     invariants.bucketsEqualApprovals(),
                     invariants.noOriginalReleasedBeyondItsAmount(),
+                    invariants.ledgersAgreeWithTheAuditLog(),
+                    invariants.holdsSettled(),
                     invariants.runningTotalsArePrefixSums(),
                     invariants.deadLettersPresent(run.deadLetters()),
                     eventually(invariants::nothingLeftBehind),

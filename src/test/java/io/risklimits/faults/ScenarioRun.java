@@ -214,13 +214,17 @@ final class ScenarioRun implements AutoCloseable {
         db.update("DELETE FROM risk_archive_lease");
     }
 
-    /** Waits until every decidable event has its audit row and its decision message count is plausible. */
+    /**
+     * Waits until every decidable event has its audit row, every decision (an expiry's too) its messages,
+     * and the short holds are all closed, their expiries recorded as sent.
+     */
     void awaitAllDecided(Invariants invariants, Duration timeout) {
         Awaitility.await(name + ": every event decided")
                 .atMost(timeout)
                 .pollInterval(Duration.ofSeconds(1))
                 .ignoreExceptions()
                 .until(() -> invariants.auditRows().keySet().containsAll(load.decidable())
+                        && invariants.holdsSettled().passed()
                         && invariants.messagesAgree(decisions()).passed());
     }
 
