@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.assertj.core.api.SoftAssertions;
@@ -28,10 +29,10 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The hold sweep killed mid-sweep, as real processes of the packaged jar: a worker expires holds of idle
- * keys, sends their EXPIRED decisions and halts (like kill -9) once the broker confirmed them, before it
- * records them sent; two sweepers start after it and sweep at once. Every hold must expire once, be
- * given back once at every scope, and have its EXPIRED decision on the decisions topic, every copy the
- * same; in the end no expiry is left to send.
+ * keys and halts (like kill -9) either once the broker confirmed their EXPIRED decisions, before it
+ * records them sent, or right after the expiries' commit, before it sends any; two sweepers start after
+ * it and sweep at once. Every hold must expire once, be given back once at every scope, and have its
+ * EXPIRED decision on the decisions topic, every copy the same; in the end no expiry is left to send.
  */
 class SweepCrashIT {
 
@@ -40,25 +41,63 @@ class SweepCrashIT {
     private static final int HOLDS_PER_KEY = 3;
     private static final Duration HELD_FOR = Duration.ofSeconds(5);
 
+    /** What the halted sweeper left, and what the decisions topic holds in the end. */
+    private record Crash(
+            List<UUID> leftUnrecorded, Map<UUID, Integer> sentBeforeTheCrash, Map<UUID, List<JsonNode>> messages) {
+
+        /** The expiries it left unrecorded whose messages number fewer than the given count before and after. */
+        List<UUID> leftWithFewerMessages(int before, int after) {
+            return leftUnrecorded.stream()
+                    .map(HoldTerms::expiryId)
+                    .filter(expiry -> sentBeforeTheCrash.getOrDefault(expiry, 0) < before
+                            || messages.getOrDefault(expiry, List.of()).size() < after)
+                    .toList();
+        }
+    }
+
     @Test
     void everyHoldExpiresOnceAndIsPublishedWhenASweeperDiesAfterItsSendsWereConfirmedBeforeRecordingThem()
             throws Exception {
+        sweepHaltingAt(
+                "after-expiry-sent",
+                (softly, crash) -> softly.assertThat(crash.leftWithFewerMessages(1, 2))
+                        .as("expiries it left unrecorded without a message before it died, or not sent again after")
+                        .isEmpty());
+    }
+
+    @Test
+    void everyHoldExpiresOnceAndIsPublishedWhenASweeperDiesAfterCommittingExpiriesBeforeSendingThem() throws Exception {
+        sweepHaltingAt("after-expiry-commit", (softly, crash) -> {
+            softly.assertThat(crash.leftUnrecorded().stream()
+                            .map(HoldTerms::expiryId)
+                            .filter(crash.sentBeforeTheCrash()::containsKey)
+                            .toList())
+                    .as("expiries it left unrecorded that it had sent")
+                    .isEmpty();
+            softly.assertThat(crash.leftWithFewerMessages(0, 1))
+                    .as("expiries it left unrecorded that no sweeper sent after")
+                    .isEmpty();
+        });
+    }
+
+    /**
+     * A worker whose sweep halts at the point decides the holds and expires them; two sweepers start after
+     * it. Checks what every run must end with, and what the point left (checkCrash).
+     */
+    private void sweepHaltingAt(String point, BiConsumer<SoftAssertions, Crash> checkCrash) throws Exception {
         Path home = Files.createTempDirectory("risk-limits-sweep-crash");
         ScenarioLoad load = ScenarioLoad.expiringHolds(KEYS, HOLDS_PER_KEY, ScenarioRun.HOLDS_CHANNEL, HELD_FOR, 43);
         try (FaultCluster cluster = FaultCluster.start(home);
                 ScenarioRun run = new ScenarioRun(cluster, "sweep-crash", load)) {
             JdbcTemplate db = cluster.jdbc();
             WorkerProcess dying = run.startWorker(
-                            "dying",
-                            Map.of(
-                                    "risk.failpoints.crash-at", "after-expiry-sent",
-                                    "risk.failpoints.crash-on-poll", "1"))
+                            "dying", Map.of("risk.failpoints.crash-at", point, "risk.failpoints.crash-on-poll", "1"))
                     .awaitReady();
             TestKafka.awaitLeaders(cluster.bootstrapServers(), List.of(run.transactions()));
             load.send(cluster.bootstrapServers(), run.transactions(), 50).get(2, TimeUnit.MINUTES);
 
             int status = dying.awaitExit(Duration.ofMinutes(2));
-            // what the dead sweeper left: expiries committed, sent, and not recorded as sent
+            // what the dead sweeper left: expiries committed and not recorded as sent
             List<UUID> leftUnrecorded = db.queryForList(
                     "SELECT dedupe_id FROM risk_authorization_ledger WHERE channel_code = ? AND NOT expiry_published",
                     UUID.class,
@@ -145,25 +184,11 @@ class SweepCrashIT {
             softly.assertThat(unfinishedLedgers(db, run.channel))
                     .as("ledgers not EXPIRED or not recorded as sent")
                     .isZero();
-            softly.assertThat(status)
-                    .as("the first sweeper halted at after-expiry-sent")
-                    .isEqualTo(137);
+            softly.assertThat(status).as("the first sweeper halted at " + point).isEqualTo(137);
             softly.assertThat(leftUnrecorded)
                     .as("expiries the first sweeper left unrecorded")
                     .isNotEmpty();
-            softly.assertThat(leftUnrecorded.stream()
-                            .map(HoldTerms::expiryId)
-                            .filter(expiry -> !sentBeforeTheCrash.containsKey(expiry))
-                            .toList())
-                    .as("expiries it left unrecorded without a message sent before it died")
-                    .isEmpty();
-            softly.assertThat(leftUnrecorded.stream()
-                            .map(HoldTerms::expiryId)
-                            .filter(expiry ->
-                                    messages.getOrDefault(expiry, List.of()).size() < 2)
-                            .toList())
-                    .as("expiries it left unrecorded and no sweeper sent again")
-                    .isEmpty();
+            checkCrash.accept(softly, new Crash(leftUnrecorded, sentBeforeTheCrash, messages));
             softly.assertAll();
         }
         // kept only when the test failed, for the worker logs in it
