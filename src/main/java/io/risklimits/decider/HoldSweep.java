@@ -5,6 +5,7 @@ import io.risklimits.decision.Decision;
 import io.risklimits.decision.store.BatchDecisionStore;
 import io.risklimits.decision.store.ExpiryOutbox;
 import io.risklimits.shared.ConditionalOnRole;
+import io.risklimits.shared.Failpoints;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -39,6 +40,7 @@ class HoldSweep {
     private final ExpiryOutbox outbox;
     private final DecisionPublisher publisher;
     private final DeciderMetrics metrics;
+    private final Failpoints failpoints;
     private final int sweepKeys;
 
     HoldSweep(
@@ -46,11 +48,13 @@ class HoldSweep {
             ExpiryOutbox outbox,
             DecisionPublisher publisher,
             DeciderMetrics metrics,
+            Failpoints failpoints,
             HoldProperties properties) {
         this.store = store;
         this.outbox = outbox;
         this.publisher = publisher;
         this.metrics = metrics;
+        this.failpoints = failpoints;
         this.sweepKeys = properties.sweepKeys();
     }
 
@@ -82,6 +86,9 @@ class HoldSweep {
             }
         }
         metrics.holdsExpired(expired);
+        if (expired > 0) {
+            failpoints.reached(Failpoints.Point.AFTER_EXPIRY_COMMIT);
+        }
         return expired;
     }
 
@@ -103,6 +110,7 @@ class HoldSweep {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while sending expiries; they stay pending", e);
             }
+            failpoints.reached(Failpoints.Point.AFTER_EXPIRY_SENT);
             outbox.sent(pending);
             sent += pending.size();
             if (pending.size() < SEND_BATCH) {

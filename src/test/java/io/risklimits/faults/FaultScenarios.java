@@ -68,7 +68,19 @@ final class FaultScenarios {
                         false,
                         FaultScenarios::holdAHotKeysLock),
                 FaultScenario.of("decisions-unwritable", 2, FaultScenarios::decisionsUnwritable),
-                new FaultScenario("pgbouncer", List.of(Map.of(), Map.of()), true, FaultScenarios::behindPgBouncer));
+                new FaultScenario("pgbouncer", List.of(Map.of(), Map.of()), true, FaultScenarios::behindPgBouncer),
+                new FaultScenario(
+                        "holds",
+                        List.of(
+                                Map.of(
+                                        "risk.failpoints.crash-at",
+                                        "after-commit",
+                                        "risk.failpoints.crash-on-poll",
+                                        "4"),
+                                Map.of()),
+                        false,
+                        true,
+                        FaultScenarios::crashAndRebalanceWhileHoldsExpire));
     }
 
     private static FaultScenario crashAt(String point) {
@@ -84,6 +96,24 @@ final class FaultScenarios {
                             List.of(new Invariants.Check(
                                     "the worker died at the failpoint", status == 137, "exit status " + status)));
                 });
+    }
+
+    /**
+     * With the hold lifecycle in the stream: a worker halts after a commit on its 4th poll, and while the
+     * short holds come due a replacement and a joiner start at once (rebalances while the sweeps run), then
+     * the joiner is SIGKILLed (another).
+     */
+    private static FaultScenario.Injected crashAndRebalanceWhileHoldsExpire(
+            ScenarioRun run, List<WorkerProcess> workers) throws Exception {
+        int status = workers.get(0).awaitExit(Duration.ofSeconds(120));
+        WorkerProcess replacement = run.startWorker("replacement", Map.of());
+        WorkerProcess joiner = run.startWorker("joiner", Map.of());
+        replacement.awaitReady();
+        joiner.awaitReady().kill9();
+        return new FaultScenario.Injected(
+                "halted at after-commit (exit " + status + "), replacement and a joiner started, joiner SIGKILLed",
+                List.of(new Invariants.Check(
+                        "the worker died at the failpoint", status == 137, "exit status " + status)));
     }
 
     private static FaultScenario.Injected joinAndLeave(ScenarioRun run, List<WorkerProcess> workers) throws Exception {

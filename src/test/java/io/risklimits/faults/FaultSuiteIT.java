@@ -19,7 +19,7 @@ import org.springframework.util.FileSystemUtils;
  */
 class FaultSuiteIT {
 
-    private static final String SHORT_VERSION = "crash-after-commit,zombie,pgbouncer";
+    private static final String SHORT_VERSION = "crash-after-commit,zombie,pgbouncer,holds";
 
     @Test
     void everyInvariantHoldsUnderEveryFault() throws Exception {

@@ -52,7 +52,7 @@ final class FaultSuiteRunner {
 
     private ScenarioResult run(FaultScenario scenario) throws Exception {
         long started = System.nanoTime();
-        try (ScenarioRun run = new ScenarioRun(cluster, scenario.name(), events)) {
+        try (ScenarioRun run = new ScenarioRun(cluster, scenario.name(), events, scenario.holds())) {
             if (scenario.throughPgBouncer()) {
                 run.connectThrough(cluster.pgBouncer().jdbcUrl());
             }
@@ -80,6 +80,8 @@ final class FaultSuiteRunner {
                     invariants.noAccountWindowExceeded(run.accountLimit),
                     invariants.bucketsEqualApprovals(),
                     invariants.noOriginalReleasedBeyondItsAmount(),
+                    invariants.ledgersAgreeWithTheAuditLog(),
+                    invariants.holdsSettled(),
                     invariants.runningTotalsArePrefixSums(),
                     invariants.deadLettersPresent(run.deadLetters()),
                     eventually(invariants::nothingLeftBehind),

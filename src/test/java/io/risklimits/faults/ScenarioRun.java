@@ -27,10 +27,13 @@ final class ScenarioRun implements AutoCloseable {
     private static final int KEYS = 8;
     private static final int OLD_ROWS = 2000;
 
+    /** The channel of a scenario with holds: the default of risk.holds.channels, so its authorizations hold. */
+    static final String HOLDS_CHANNEL = "CARD";
+
     final FaultCluster cluster;
     final String name;
     final String suffix = UUID.randomUUID().toString().substring(0, 8);
-    final String channel = "FAULT_" + suffix.toUpperCase();
+    final String channel;
     final ScenarioLoad load;
     final List<Invariants.WindowLimit> limits;
     final Invariants.WindowLimit accountLimit;
@@ -39,10 +42,15 @@ final class ScenarioRun implements AutoCloseable {
     private String databaseUrl;
     private CompletableFuture<Void> archivePump;
 
-    ScenarioRun(FaultCluster cluster, String name, int events) {
+    /**
+     * A fault scenario's run: its stream of events (on the holds channel when it has holds, else on a
+     * channel of its own), limits that bind midway through it, and a backlog past retention.
+     */
+    ScenarioRun(FaultCluster cluster, String name, int events, boolean holds) {
         this.cluster = cluster;
         this.name = name;
-        this.load = new ScenarioLoad(events, KEYS, channel, name.hashCode());
+        this.channel = holds ? HOLDS_CHANNEL : "FAULT_" + suffix.toUpperCase();
+        this.load = ScenarioLoad.mixed(events, KEYS, channel, name.hashCode(), holds);
         this.limits = limitsBindingMidStream(events / KEYS);
         this.accountLimit = accountLimitBindingEarlier(events / KEYS);
         this.databaseUrl = cluster.jdbcUrl();
@@ -66,6 +74,17 @@ final class ScenarioRun implements AutoCloseable {
                     accountLimit.maxCount());
         }
         seedBacklogPastRetention(db);
+    }
+
+    /** A run of the given stream alone: no limits, no backlog; {@link #startLoad} is then not called. */
+    ScenarioRun(FaultCluster cluster, String name, ScenarioLoad load) {
+        this.cluster = cluster;
+        this.name = name;
+        this.channel = load.channel();
+        this.load = load;
+        this.limits = List.of();
+        this.accountLimit = null;
+        this.databaseUrl = cluster.jdbcUrl();
     }
 
     /**
@@ -140,6 +159,10 @@ final class ScenarioRun implements AutoCloseable {
         properties.put("risk.decider.concurrency", "3");
         properties.put("spring.kafka.consumer.max-poll-records", "50");
         properties.put("risk.limits.refresh", "1s");
+        if (load.holds()) {
+            // holds of a few seconds expire within about a second of their expiry
+            properties.put("risk.holds.sweep-interval", "1s");
+        }
         properties.putAll(extra);
         WorkerProcess worker =
                 WorkerProcess.start(name + "-" + workerName, cluster.home().resolve("logs"), properties);
@@ -191,13 +214,17 @@ final class ScenarioRun implements AutoCloseable {
         db.update("DELETE FROM risk_archive_lease");
     }
 
-    /** Waits until every decidable event has its audit row and its decision message count is plausible. */
+    /**
+     * Waits until every decidable event has its audit row, every decision (an expiry's too) its messages,
+     * and the short holds are all closed, their expiries recorded as sent.
+     */
     void awaitAllDecided(Invariants invariants, Duration timeout) {
         Awaitility.await(name + ": every event decided")
                 .atMost(timeout)
                 .pollInterval(Duration.ofSeconds(1))
                 .ignoreExceptions()
                 .until(() -> invariants.auditRows().keySet().containsAll(load.decidable())
+                        && invariants.holdsSettled().passed()
                         && invariants.messagesAgree(decisions()).passed());
     }
 

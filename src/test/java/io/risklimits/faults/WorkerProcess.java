@@ -54,16 +54,14 @@ final class WorkerProcess implements AutoCloseable {
         return new WorkerProcess(name, process, port);
     }
 
-    /** Waits for /actuator/health/readiness to answer UP. */
+    /** Waits for /actuator/health/readiness to answer UP; fails at once when the process exits. */
     WorkerProcess awaitReady() {
         Awaitility.await(name + " ready")
                 .atMost(Duration.ofSeconds(120))
                 .pollInterval(Duration.ofMillis(500))
+                .failFast(name + " exited before it was ready (its log says why)", () -> !process.isAlive())
                 .ignoreExceptions()
                 .until(() -> {
-                    if (!process.isAlive()) {
-                        throw new IllegalStateException(name + " exited with " + process.exitValue());
-                    }
                     HttpResponse<String> response = HTTP.send(
                             HttpRequest.newBuilder(
                                             URI.create("http://localhost:" + port + "/actuator/health/readiness"))
