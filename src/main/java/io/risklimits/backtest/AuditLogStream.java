@@ -48,10 +48,12 @@ public final class AuditLogStream {
             JOIN risk_request_log AS log USING (entity_id, channel_code, direction_code)
             WHERE log.decided_at < :to
               AND log.decision <> 'INVALID'
-            ORDER BY log.entity_id, log.channel_code, log.direction_code, log.decided_at, log.decided_order
+            ORDER BY log.entity_id, log.channel_code, log.direction_code, log.decided_at, log.decided_order,
+                     log.type = 'EXPIRY'
             """;
 
-    // every key's rows together, in the order they were decided (decided_order: the place in its batch)
+    // every key's rows together, in the order they were decided (decided_order: the place in its batch; an
+    // expiry that shares its authorization's place comes after it)
     private static final String SELECT_IN_DECISION_ORDER = """
             SELECT log.entity_id, log.channel_code, log.direction_code, log.account_id, log.dedupe_id, log.type,
                    log.decision, log.reason, log.amount, log.reverses, log.released_amount, log.released_count,
@@ -61,7 +63,8 @@ public final class AuditLogStream {
             FROM risk_request_log AS log
             WHERE log.decided_at < :to
               AND log.decision <> 'INVALID'
-            ORDER BY log.decided_at, log.decided_order, log.entity_id, log.channel_code, log.direction_code
+            ORDER BY log.decided_at, log.decided_order, log.entity_id, log.channel_code, log.direction_code,
+                     log.type = 'EXPIRY'
             """;
 
     private static final String BUCKET_HOURS = """

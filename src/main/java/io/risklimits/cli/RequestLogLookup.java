@@ -53,14 +53,15 @@ final class RequestLogLookup {
     // The follow-ups filed under an authorization's business key that name it (reversals in reverses or
     // original; captures, increments and the service's expiry in original), in the order decided: a range
     // of the primary key (the key's rows), filtered by the original they name. The decisions of one batch
-    // share its decided_at; decided_order is each one's place in that batch.
+    // share its decided_at; decided_order is each one's place in that batch (an expiry of a hold approved past
+    // its expiry shares its authorization's place, and comes after it).
     private static final String SELECT_FOLLOW_UPS = LOGGED_ROWS + """
             WHERE entity_id = :entityId
               AND channel_code = :channel
               AND direction_code = :direction
               AND (reverses = :original OR original = :original)
               AND type IN ('REVERSAL', 'CAPTURE', 'INCREMENT', 'EXPIRY')
-            ORDER BY decided_at, decided_order
+            ORDER BY decided_at, decided_order, type = 'EXPIRY'
             """;
 
     private final JdbcClient jdbc;

@@ -100,13 +100,18 @@ final class BatchHolds {
         }
     }
 
-    /** A hold expired in this batch: given back, its ledger closed, its EXPIRED decision filed (sent later). */
-    void expire(RequestId id, StoredOriginal hold, HoldOutcome expiry, BatchCounts counts) {
+    /**
+     * A hold expired in this batch: given back, its ledger closed, its EXPIRED decision filed (sent later)
+     * and returned.
+     */
+    Decision expire(RequestId id, StoredOriginal hold, HoldOutcome expiry, BatchCounts counts) {
         counts.apply(expiry, hold.countedAt(id.businessKey()));
         HoldLedger after = (HoldLedger) expiry.after();
         originals.put(id, hold.with(after));
         ledgers.put(id, new HoldLedgers.Saved(id, hold.accountId(), after, true));
-        expiries.add(expiryDecision(id, hold, after, expiry.released()));
+        Decision filed = expiryDecision(id, hold, after, expiry.released());
+        expiries.add(filed);
+        return filed;
     }
 
     private Decision expiryDecision(RequestId id, StoredOriginal hold, HoldLedger after, Tally released) {

@@ -41,7 +41,9 @@ import java.util.function.Predicate;
  */
 final class InOrderDecisions {
 
-    // an expiry's place in its batch: before every event of it
+    // an expiry's place in its batch: before every event of it, unless it expired a hold approved in the
+    // batch already past its expiry, which has its authorization's place (and sorts after it: see
+    // RequestLogLookup and AuditLogStream, which order a place's expiry last)
     static final int EXPIRY_ORDER = -1;
 
     private final Instant bucket;
@@ -59,6 +61,7 @@ final class InOrderDecisions {
     private final List<Decision> invalid = new ArrayList<>();
     private int validEvents;
     private final Map<RequestId, Integer> decidedOrder = new HashMap<>();
+    private final Map<RequestId, Integer> expiryOrder = new HashMap<>();
 
     /**
      * @param originals the originals the batch's follow-ups name, as read under the locks
@@ -124,7 +127,7 @@ final class InOrderDecisions {
                         holds.decided(id, Original.NoLedger.NOT_APPROVED, null, 0, null);
                     }
                 } else {
-                    decision = authorize(event, followUpsInBatch);
+                    decision = authorize(event, followUpsInBatch, index);
                 }
             } else {
                 if (earlier != null) {
@@ -145,8 +148,9 @@ final class InOrderDecisions {
     }
 
     // checked at every scope key the event counts at, in scope order; approved, counted at each, and a hold
-    // when it is one (HoldTerms)
-    private Decision authorize(TransactionEvent event, boolean followUpsInBatch) {
+    // when it is one (HoldTerms); a hold already past its expiry expires at once, so that no later decision
+    // counts it
+    private Decision authorize(TransactionEvent event, boolean followUpsInBatch, int index) {
         List<ScopeKey> scopeKeys = event.scopeKeys();
         List<ScopeCheck> checks = counts.checksAt(scopeKeys, limitsOf);
         Outcome outcome = LimitPolicy.decide(event.amount(), checks);
@@ -161,6 +165,9 @@ final class InOrderDecisions {
                 decision = decision.asHoldUntil(expiresAt);
                 HoldLedger hold = HoldLedger.hold(event.amount(), decidedAt, expiresAt);
                 holds.held(id, hold, event.accountId(), event.amount(), event.currency());
+                HoldPolicy.expire(hold, decidedAt)
+                        .ifPresent(expiry -> expiryOrder.put(
+                                RequestId.of(holds.expire(id, holds.original(id), expiry, counts)), index));
             } else if (followUpsInBatch) {
                 holds.decided(
                         id,
@@ -282,9 +289,15 @@ final class InOrderDecisions {
         return validEvents;
     }
 
-    /** A decision's place in the batch: the index of its event; {@link #EXPIRY_ORDER} for an expiry. */
+    /**
+     * A decision's place in the batch: the index of its event; for an expiry {@link #EXPIRY_ORDER}, or its
+     * authorization's index when the batch approved the hold past its expiry.
+     */
     int decidedOrder(Decision decision) {
-        return decision.verdict() == Verdict.EXPIRED ? EXPIRY_ORDER : decidedOrder.get(RequestId.of(decision));
+        RequestId id = RequestId.of(decision);
+        return decision.verdict() == Verdict.EXPIRED
+                ? expiryOrder.getOrDefault(id, EXPIRY_ORDER)
+                : decidedOrder.get(id);
     }
 
     /** What the batch counts and gives back. */

@@ -225,6 +225,36 @@ class HoldsIT {
         assertThat(expiry.dedupeId()).isEqualTo(HoldTerms.expiryId(hold.dedupeId()));
     }
 
+    /** Decided late (after a crash, say): the hold is approved, expired at once, and filed in that order. */
+    @Test
+    void aHoldApprovedPastItsExpiryExpiresAtOnceAndNoLaterDecisionCountsIt() {
+        BusinessKey key = cardKey();
+        TransactionEvent hold = holdUntil(key, 700, START.plus(Duration.ofMinutes(30)));
+        TransactionEvent next = authorization(key, 10);
+        clock.set(START.plus(Duration.ofHours(1)));
+
+        List<Decision> decided = store.decideAll(List.of(hold, next), any -> Limits.NONE);
+
+        assertThat(decided.get(0).verdict()).isEqualTo(Verdict.APPROVED);
+        assertThat(decided.get(1).usage().of(Window.LAST_24_HOURS))
+                .as("the usage of the next event of the batch")
+                .isEqualTo(new Tally(0, 0));
+        assertThat(counted(ScopeKey.of(key))).isEqualTo(new Tally(10, 1));
+        assertThat(expiryOf(key, hold).released()).isEqualTo(new Tally(700, 1));
+        assertThat(db.queryForList(
+                        """
+                        SELECT dedupe_id FROM risk_request_log
+                        WHERE entity_id = ? AND channel_code = ? AND direction_code = ?
+                        ORDER BY decided_at, decided_order, type = 'EXPIRY'
+                        """,
+                        UUID.class,
+                        key.entityId(),
+                        key.channel(),
+                        key.direction().name()))
+                .as("the audit log in decision order")
+                .containsExactly(hold.dedupeId(), HoldTerms.expiryId(hold.dedupeId()), next.dedupeId());
+    }
+
     @Test
     void aCaptureAtTheExpiryInstantIsALateCaptureCountedAnew() {
         BusinessKey key = cardKey();
