@@ -25,6 +25,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -88,6 +89,7 @@ class DeciderOracleIT {
     private final List<UUID> entities = new ArrayList<>();
     private final List<UUID> accounts = new ArrayList<>();
     private final List<LimitRow> limitRows = new ArrayList<>();
+    private final Instant loadedAt = Instant.now();
 
     /**
      * A row of risk_limit the test sets, resolved by hand: at its scope, for each window the matching row
@@ -147,6 +149,7 @@ class DeciderOracleIT {
                 "2s");
         try (RunningService service = RunningService.start(topics, settings);
                 KafkaProducer<byte[], byte[]> producer = TestKafka.producer()) {
+            Map<String, Sent> heldBefore = loadHoldsDecidedBefore(model, events);
             long started = System.nanoTime();
             for (int wave = 0; wave < WAVES; wave++) {
                 List<Future<RecordMetadata>> sends = new ArrayList<>();
@@ -167,7 +170,7 @@ class DeciderOracleIT {
                     "Oracle: %d events decided end to end in %.1f s, in %d waves, the short holds expired;"
                             + " %d decision messages%n",
                     EVENTS, seconds, WAVES, messages.size());
-            assertAgainstModel(events.sent(), decided, messages, model);
+            assertAgainstModel(events.sent(), heldBefore, decided, messages, model);
             assertThat(bucketsOfEveryScopeKey())
                     .as("the hour buckets of every scope key at the end")
                     .isEqualTo(model.buckets());
@@ -182,9 +185,10 @@ class DeciderOracleIT {
                 .until(
                         () -> db.queryForObject(
                                 "SELECT count(*) FROM risk_request_log WHERE channel_code LIKE ?"
-                                        + " AND type IS DISTINCT FROM 'EXPIRY'",
+                                        + " AND type IS DISTINCT FROM 'EXPIRY' AND decided_at > ?",
                                 Long.class,
-                                channelPrefix + "%"),
+                                channelPrefix + "%",
+                                decidedInTheTestFrom()),
                         count -> count >= dedupeIds);
     }
 
@@ -246,8 +250,15 @@ class DeciderOracleIT {
     /** An audit row of the test's keys, in the order decided. */
     record DecidedRow(String key, String dedupeId, Instant decidedAt, boolean expiry) {}
 
+    /**
+     * @param heldBefore the holds decided before the test, by dedupe_id
+     */
     private void assertAgainstModel(
-            List<Sent> sent, List<DecidedRow> decided, List<DecisionMessage> messages, ReferenceModel model) {
+            List<Sent> sent,
+            Map<String, Sent> heldBefore,
+            List<DecidedRow> decided,
+            List<DecisionMessage> messages,
+            ReferenceModel model) {
         Map<String, List<DecisionMessage>> byDedupe = messages.stream()
                 .collect(Collectors.groupingBy(DecisionMessage::dedupeId, LinkedHashMap::new, Collectors.toList()));
         byDedupe.values().forEach(DeciderOracleIT::assertAllAgree);
@@ -255,8 +266,14 @@ class DeciderOracleIT {
         Map<String, Sent> firstSent = new LinkedHashMap<>();
         Map<String, Integer> timesSent = new HashMap<>();
         Map<String, Sent> expiring = new HashMap<>();
+        Map<String, Sent> authorizations = new HashMap<>(heldBefore);
+        heldBefore
+                .values()
+                .forEach(hold -> expiring.put(
+                        HoldTerms.expiryId(UUID.fromString(hold.dedupeId())).toString(), hold));
         for (Sent event : sent) {
             if (firstSent.putIfAbsent(event.dedupeId(), event) == null && event.authorization()) {
+                authorizations.put(event.dedupeId(), event);
                 expiring.put(
                         HoldTerms.expiryId(UUID.fromString(event.dedupeId())).toString(), event);
             }
@@ -319,7 +336,7 @@ class DeciderOracleIT {
                 continue;
             }
             Map<String, Map<String, ReferenceModel.Cap>> caps = capsByScope(event.key(), event.account());
-            ReferenceModel.Expected expected = decide(model, event, row.decidedAt(), firstSent);
+            ReferenceModel.Expected expected = decide(model, event, row.decidedAt(), authorizations);
             assertThat(first.decision()).as("decision of %s", dedupeId).isEqualTo(expected.decision());
             assertReleased(first, expected, dedupeId);
             assertHoldFields(first, expected, dedupeId);
@@ -351,9 +368,13 @@ class DeciderOracleIT {
         assertCoverage(approved, rejected, outcomes);
     }
 
-    /** The model's decision of the event at its decision time. */
+    /**
+     * The model's decision of the event at its decision time.
+     *
+     * @param authorizations the authorizations sent and decided before the test, by dedupe_id
+     */
     private ReferenceModel.Expected decide(
-            ReferenceModel model, Sent event, Instant decidedAt, Map<String, Sent> firstSent) {
+            ReferenceModel model, Sent event, Instant decidedAt, Map<String, Sent> authorizations) {
         String key = event.key();
         return switch (event.type()) {
             case "AUTHORIZATION" ->
@@ -377,7 +398,7 @@ class DeciderOracleIT {
                         decidedAt);
             case "INCREMENT" -> {
                 // checked at the scopes the hold counts at: its authorization's account's
-                Sent original = firstSent.get(event.original());
+                Sent original = authorizations.get(event.original());
                 String account = original != null && original.key().equals(key) ? original.account() : null;
                 yield model.increment(
                         key,
@@ -479,7 +500,7 @@ class DeciderOracleIT {
         return db.query(
                 """
                 SELECT entity_id, channel_code, direction_code, dedupe_id, decided_at, type
-                FROM risk_request_log WHERE channel_code LIKE ?
+                FROM risk_request_log WHERE channel_code LIKE ? AND decided_at > ?
                 ORDER BY decided_at, decided_order
                 """,
                 (rs, row) -> new DecidedRow(
@@ -487,7 +508,13 @@ class DeciderOracleIT {
                         rs.getString(4),
                         rs.getObject(5, OffsetDateTime.class).toInstant(),
                         "EXPIRY".equals(rs.getString(6))),
-                channelPrefix + "%");
+                channelPrefix + "%",
+                decidedInTheTestFrom());
+    }
+
+    /** Before the test's first decision, after those of the holds decided before it. */
+    private OffsetDateTime decidedInTheTestFrom() {
+        return OffsetDateTime.ofInstant(loadedAt.minus(Duration.ofHours(1)), ZoneOffset.UTC);
     }
 
     /**
@@ -783,6 +810,121 @@ class DeciderOracleIT {
                     row[1]);
             model.history(scopeKey, bucket, row[0], row[1]);
         });
+    }
+
+    /**
+     * Holds decided before the test, as the decider files them: an audit row and a ledger, counted at
+     * every scope of the key and the entity's account, the authorization 31 hours ago (outside the 24-hour
+     * window) and an increment 3 hours ago; two per entity on the hold channel, in one direction, half of
+     * them expiring within seconds, the others in two days. A release from one takes its latest part
+     * first, which the windows and the buckets tell apart from its earliest.
+     */
+    private Map<String, Sent> loadHoldsDecidedBefore(ReferenceModel model, OracleEvents events) {
+        Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS);
+        Instant authorized = hour.minus(Duration.ofHours(31));
+        Instant incremented = hour.minus(Duration.ofHours(3));
+        String channel = channels.get(1);
+        Random random = new Random(SEED);
+        Map<String, Sent> holds = new LinkedHashMap<>();
+        for (int i = 0; i < ENTITIES * 2; i++) {
+            UUID entity = entities.get(i / 2);
+            String direction = i / 2 % 2 == 0 ? "OUT" : "IN";
+            UUID account = accountOf(entity);
+            UUID dedupeId = UUID.randomUUID();
+            long amount = 300 + random.nextInt(1_500);
+            long increment = 100 + random.nextInt(600);
+            Instant expiresAt = (i % 2 == 0
+                            ? Instant.now().plusMillis(2_000 + random.nextInt(4_000))
+                            : Instant.now().plus(Duration.ofDays(2)))
+                    .truncatedTo(ChronoUnit.MILLIS);
+            db.update(
+                    """
+                    INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
+                                                  decision, amount, currency, decided_at, decided_order, type,
+                                                  hold_expires_at, account_id)
+                    VALUES (?, ?, ?, ?, ?, 'APPROVED', ?, 'USD', ?, 0, 'AUTHORIZATION', ?, ?)
+                    """,
+                    entity,
+                    channel,
+                    direction,
+                    dedupeId,
+                    LocalDateTime.ofInstant(authorized, ZoneOffset.UTC),
+                    amount,
+                    OffsetDateTime.ofInstant(authorized.plus(Duration.ofMinutes(10)), ZoneOffset.UTC),
+                    OffsetDateTime.ofInstant(expiresAt, ZoneOffset.UTC),
+                    account);
+            db.update(
+                    """
+                    INSERT INTO risk_authorization_ledger (entity_id, channel_code, direction_code, dedupe_id,
+                                                           bucket_ts, account_id, parts, captured, status,
+                                                           expires_at, count_hour)
+                    VALUES (?, ?, ?, ?, ?, ?, CAST(? AS json), 0, 'OPEN', ?, ?)
+                    """,
+                    entity,
+                    channel,
+                    direction,
+                    dedupeId,
+                    LocalDateTime.ofInstant(authorized, ZoneOffset.UTC),
+                    account,
+                    """
+                    [{"kind": "AUTHORIZATION", "hour": "%s", "amount": %d, "released": 0},
+                     {"kind": "INCREMENT", "hour": "%s", "amount": %d, "released": 0}]""".formatted(authorized, amount, incremented, increment),
+                    OffsetDateTime.ofInstant(expiresAt, ZoneOffset.UTC),
+                    LocalDateTime.ofInstant(authorized, ZoneOffset.UTC));
+            String key = Events.businessKey(entity, channel, direction);
+            ReferenceModel.scopeKeys(key, account == null ? null : account.toString())
+                    .forEach((scope, scopeKey) -> {
+                        addToBucket(scope, scopeKey, authorized, amount, 1);
+                        addToBucket(scope, scopeKey, incremented, increment, 0);
+                    });
+            model.heldBefore(
+                    key,
+                    account == null ? null : account.toString(),
+                    dedupeId.toString(),
+                    List.of(
+                            new ReferenceModel.HourAmount(authorized, amount),
+                            new ReferenceModel.HourAmount(incremented, increment)),
+                    expiresAt);
+            Sent hold = new Sent(
+                    key,
+                    dedupeId.toString(),
+                    null,
+                    amount,
+                    false,
+                    account == null ? null : account.toString(),
+                    "AUTHORIZATION",
+                    null,
+                    true,
+                    expiresAt);
+            events.heldBefore(hold);
+            holds.put(hold.dedupeId(), hold);
+        }
+        return holds;
+    }
+
+    /** Adds to the hour bucket of a scope key named as the model names it. */
+    private void addToBucket(String scope, String scopeKey, Instant hour, long amount, long count) {
+        String[] name = scopeKey.split(":");
+        LocalDateTime bucket = LocalDateTime.ofInstant(hour, ZoneOffset.UTC);
+        if (scope.equals("key")) {
+            db.update("""
+                    INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount,
+                                                 tx_count)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (entity_id, channel_code, direction_code, bucket_ts) DO UPDATE
+                    SET sum_amount = risk_hourly_agg.sum_amount + EXCLUDED.sum_amount,
+                        tx_count = risk_hourly_agg.tx_count + EXCLUDED.tx_count
+                    """, UUID.fromString(name[0]), name[1], name[2], bucket, amount, count);
+        } else {
+            db.update("""
+                    INSERT INTO risk_scope_hourly_agg (scope, owner_id, channel_code, direction_code, bucket_ts,
+                                                       sum_amount, tx_count)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (scope, owner_id, channel_code, direction_code, bucket_ts) DO UPDATE
+                    SET sum_amount = risk_scope_hourly_agg.sum_amount + EXCLUDED.sum_amount,
+                        tx_count = risk_scope_hourly_agg.tx_count + EXCLUDED.tx_count
+                    """, scope, UUID.fromString(name[1]), name[2], name[3], bucket, amount, count);
+        }
     }
 
     private static long[] sum(long[] a, long[] b) {

@@ -32,6 +32,7 @@ final class OracleEvents {
     private final List<Sent> sent = new ArrayList<>();
     private final List<Sent> authorizations = new ArrayList<>();
     private final List<Sent> holds = new ArrayList<>();
+    private final List<Sent> heldBefore = new ArrayList<>();
     private final List<Sent> finalCapturesToCome = new ArrayList<>();
     private Instant latestShortExpiry = Instant.EPOCH;
 
@@ -84,6 +85,17 @@ final class OracleEvents {
         return latestShortExpiry;
     }
 
+    /**
+     * A hold decided before the test, counted in earlier hours, never sent: follow-ups name it as often
+     * as they name a fifth of the rest, so that their releases (and its expiry) take from parts counted in
+     * several hours.
+     */
+    void heldBefore(Sent hold) {
+        heldBefore.add(hold);
+        authorizations.add(hold);
+        holds.add(hold);
+    }
+
     Sent next() {
         Sent event = make();
         sent.add(event);
@@ -108,7 +120,10 @@ final class OracleEvents {
             return finalCapturesToCome.remove(0);
         }
         if (dice < 19) {
-            return reversal(sent.get(random.nextInt(sent.size())));
+            return reversal(
+                    !heldBefore.isEmpty() && random.nextInt(5) == 0
+                            ? heldBefore.get(random.nextInt(heldBefore.size()))
+                            : sent.get(random.nextInt(sent.size())));
         }
         if (dice < 27 && !authorizations.isEmpty()) {
             return capture(original());
@@ -119,8 +134,14 @@ final class OracleEvents {
         return authorization();
     }
 
-    /** An earlier authorization, a hold three times in four, a recent one more often. */
+    /**
+     * An earlier authorization: one decided before the test one time in five, else a hold three times in
+     * four, a recent one more often.
+     */
     private Sent original() {
+        if (!heldBefore.isEmpty() && random.nextInt(5) == 0) {
+            return heldBefore.get(random.nextInt(heldBefore.size()));
+        }
         List<Sent> from = !holds.isEmpty() && random.nextInt(4) > 0 ? holds : authorizations;
         int recent = Math.min(from.size(), 200);
         return random.nextBoolean()

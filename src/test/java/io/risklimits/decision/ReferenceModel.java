@@ -84,6 +84,9 @@ public final class ReferenceModel {
     /** The maximum amount and count of a window in force ({@code txn}: its count is ignored). */
     public record Cap(long amount, long count) {}
 
+    /** An amount counted in an hour bucket. */
+    public record HourAmount(Instant hour, long amount) {}
+
     /**
      * @param usage the business key's usage before the event, per window; empty for INVALID and EXPIRED
      * @param released for RELEASED, EXPIRED and a capture that gave back what was held: {amount, count};
@@ -566,6 +569,22 @@ public final class ReferenceModel {
 
     private static void close(Counted counted, HoldState state) {
         counted.state = state;
+    }
+
+    /**
+     * Files an approved hold decided before, open until its expiry and counted in earlier hours at every
+     * scope key of the business key and the account (null: none): the authorization's amount and its
+     * increments', in the order counted; its count in the first one's hour.
+     */
+    public void heldBefore(String key, String account, String dedupeId, List<HourAmount> parts, Instant expiresAt) {
+        Counted counted = new Counted(
+                scopeKeys(key, account), parts.get(0).hour(), parts.get(0).amount(), expiresAt);
+        for (HourAmount part : parts.subList(1, parts.size())) {
+            counted.add(part.hour(), part.amount());
+            counted.authorized += part.amount();
+        }
+        count(counted);
+        filed.put(key + "/" + dedupeId, new Filed(true, "APPROVED", counted));
     }
 
     /**
