@@ -13,7 +13,7 @@ import java.util.function.Function;
 
 /**
  * The random events of the decider's oracle test, each built from what was sent before it: authorizations
- * (some INVALID, some holds that expire within seconds), a dedupe_id sent again now and then, and
+ * (some INVALID, some holds that expire within seconds, a few due already when decided), a dedupe_id sent again now and then, and
  * follow-ups of earlier events whatever became of them: reversals, captures (for what was held, less, more,
  * split into a non-final and a final one, of unknown originals) and increments (some moving the expiry,
  * some beyond a limit).
@@ -161,9 +161,18 @@ final class OracleEvents {
         Map<String, Object> event =
                 Events.withAccount(Events.event(dedupeId, entity, channel, direction, amount), account);
         // on the hold channel a hold lasts the hold time unless it names a short one; elsewhere it is a
-        // final spend unless it names one
-        Instant holdExpiresAt =
-                !invalid && random.nextInt(100) < (channel.equals(holdChannel) ? 45 : 12) ? shortExpiry(event) : null;
+        // final spend unless it names one; now and then one that occurred minutes ago names an expiry
+        // before it is sent: a hold due when it is decided
+        int holdKind = invalid ? 100 : random.nextInt(100);
+        Instant holdExpiresAt = null;
+        if (holdKind < 3) {
+            Instant sentAt = Instant.parse((String) event.get("occurred_at"));
+            event.put("occurred_at", sentAt.minus(Duration.ofMinutes(10)).toString());
+            holdExpiresAt = sentAt.minus(Duration.ofMinutes(5)).truncatedTo(ChronoUnit.MILLIS);
+            event.put("hold_expires_at", holdExpiresAt.toString());
+        } else if (holdKind < (channel.equals(holdChannel) ? 45 : 12)) {
+            holdExpiresAt = shortExpiry(event);
+        }
         return new Sent(
                 Events.businessKey(entity, channel, direction),
                 dedupeId.toString(),

@@ -30,8 +30,8 @@ import java.util.TreeMap;
  * <p>Holds: an approved authorization on a hold channel, or one naming its expiry, is a hold until its
  * expiry. What is still counted of an authorization is the sum of its parts less what was released from
  * them; what a hold holds, while open, is that less what was captured. A decision made at or after a
- * hold's expiry never counts it: the caller expires the holds due at a batch's instant before the batch's
- * decisions ({@link #expire}), and a follow-up naming a hold due at its instant expires it first.
+ * hold's expiry never counts it: the caller expires the holds due at a decision's instant before it
+ * ({@link #expire}), and a follow-up naming a hold due at its instant expires it first.
  *
  * <p>A business key is written {@code entity:channel:direction}; it is also the name of its own scope
  * key. The other scope keys are written {@code scope:owner:channel:direction} ({@link #scopeKeys}).
@@ -521,8 +521,9 @@ public final class ReferenceModel {
 
     /**
      * Expires every open hold due at the instant: what it still holds is given back to the hours it was
-     * counted in, the most recently counted part first, at every scope key it counts at, and it closes. A
-     * batch's decisions come after the expiries of the holds due at its instant.
+     * counted in, the most recently counted part first, at every scope key it counts at, and it closes.
+     * Every decision comes after the expiries of the holds due at its instant, a hold approved due already
+     * (its expiry before its decision) among them.
      */
     public void expire(Instant at) {
         for (Map.Entry<String, Filed> entry : new ArrayList<>(filed.entrySet())) {
