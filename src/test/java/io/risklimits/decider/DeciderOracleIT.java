@@ -289,7 +289,7 @@ class DeciderOracleIT {
         int approved = 0;
         int rejected = 0;
         Instant batch = null;
-        // expiries filed at their batch's start that the model makes at a follow-up later in the batch
+        // expiries filed at their batch's start that the model makes later in the batch: of holds it approved due
         List<DecisionMessage> expiriesOfTheBatch = new ArrayList<>();
         for (DecidedRow row : decided) {
             String dedupeId = row.dedupeId();
