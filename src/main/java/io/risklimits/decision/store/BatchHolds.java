@@ -58,10 +58,15 @@ final class BatchHolds {
         originals.put(id, new StoredOriginal(original, accountId, amount, currency));
     }
 
-    /** An approved authorization that is a hold: its ledger is written with the batch. */
-    void held(RequestId id, HoldLedger hold, UUID accountId, long amount, String currency) {
+    /**
+     * An approved authorization that is a hold: its ledger is written with the batch. A hold due already
+     * (its expiry not after the decision) expires at once, so no later decision, in this batch either,
+     * counts it.
+     */
+    void held(RequestId id, HoldLedger hold, UUID accountId, long amount, String currency, BatchCounts counts) {
         decided(id, hold, accountId, amount, currency);
         ledgers.put(id, new HoldLedgers.Saved(id, accountId, hold, false));
+        HoldPolicy.expire(hold, decidedAt).ifPresent(expiry -> expire(id, originals.get(id), expiry, counts));
     }
 
     /** A follow-up changed an original's ledger: written with the batch. */

@@ -163,11 +163,7 @@ final class InOrderDecisions {
             if (expiresAt != null) {
                 decision = decision.asHoldUntil(expiresAt);
                 HoldLedger hold = HoldLedger.hold(event.amount(), decidedAt, expiresAt);
-                holds.held(id, hold, event.accountId(), event.amount(), event.currency());
-                // a hold due already when approved (its hold_expires_at not after the decision) expires at
-                // once: no later decision, in this batch either, counts it
-                HoldPolicy.expire(hold, decidedAt)
-                        .ifPresent(expiry -> holds.expire(id, holds.original(id), expiry, counts));
+                holds.held(id, hold, event.accountId(), event.amount(), event.currency(), counts);
             } else if (followUpsInBatch) {
                 holds.decided(
                         id,
