@@ -3,15 +3,20 @@ package io.risklimits.decider;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import io.risklimits.decider.OracleEvents.Sent;
 import io.risklimits.decision.ReferenceModel;
+import io.risklimits.decision.hold.HoldTerms;
 import io.risklimits.support.DecisionMessage;
 import io.risklimits.support.Events;
 import io.risklimits.support.RunningService;
 import io.risklimits.support.TestInfrastructure;
 import io.risklimits.support.TestKafka;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
@@ -21,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.Future;
@@ -28,10 +34,12 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowCallbackHandler;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -44,6 +52,14 @@ import tools.jackson.databind.JsonNode;
  * on different partitions, so the model replays them in the order the service decided them: the order
  * of (decided_at, decided_order) in the audit log, which the locks of the scope keys make a serial order
  * of any two events that share one.
+ *
+ * <p>The hold lifecycle runs through it: one channel's authorizations are holds, and any authorization
+ * naming a hold_expires_at; many of them expire within seconds, while the events are sent in waves, each
+ * decided before the next is sent, so that captures, increments and reversals come before and after their
+ * hold's expiry. The decision time is the database clock's, as every decision and audit row records it:
+ * the model expires the holds due at a batch's decided_at before the batch's decisions, and an EXPIRED
+ * decision (made by a batch or by the sweep) must be one the model made. At the end, when every short hold
+ * has expired, every hour bucket of every scope key equals the model's.
  */
 class DeciderOracleIT {
 
@@ -55,7 +71,10 @@ class DeciderOracleIT {
     private static final int ENTITIES_WITH_ACCOUNT = 15;
     private static final int CHANNELS = 3;
     private static final int EVENTS = Integer.getInteger("oracle.events", 3000);
+    // each wave is decided before the next is sent, so that follow-ups come before and after expiries
+    private static final int WAVES = 6;
     private static final long SEED = 20261122L;
+    private static final Duration HOLD_TIME = Duration.ofDays(7);
 
     /** The rows the migration seeds, which every key's limits resolve over. */
     private static final List<LimitRow> SEEDED_DEFAULTS = List.of(
@@ -64,31 +83,13 @@ class DeciderOracleIT {
             new LimitRow("key", "*", "*", null, "30d", 20_000_000, 2_000));
 
     private final JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
-    private final Random random = new Random(SEED);
     private final String channelPrefix =
             "ORC_" + UUID.randomUUID().toString().substring(0, 8).toUpperCase();
     private final List<String> channels = new ArrayList<>();
     private final List<UUID> entities = new ArrayList<>();
     private final List<UUID> accounts = new ArrayList<>();
     private final List<LimitRow> limitRows = new ArrayList<>();
-
-    /**
-     * @param account the account the event names; null when it names none
-     * @param reverses the original a reversal names; null for an authorization
-     */
-    record Sent(
-            String key,
-            String dedupeId,
-            byte[] payload,
-            long amount,
-            boolean invalid,
-            String account,
-            String reverses) {
-
-        boolean reversal() {
-            return reverses != null;
-        }
-    }
+    private final Instant loadedAt = Instant.now();
 
     /**
      * A row of risk_limit the test sets, resolved by hand: at its scope, for each window the matching row
@@ -131,42 +132,100 @@ class DeciderOracleIT {
             accounts.add(UUID.randomUUID());
         }
         insertLimits();
-        ReferenceModel model = new ReferenceModel(ZONE);
+        String holdChannel = channels.get(1);
+        ReferenceModel model = new ReferenceModel(ZONE, Set.of(holdChannel), HOLD_TIME);
         loadHistory(model);
+        OracleEvents events = new OracleEvents(SEED, entities, accounts, channels, holdChannel, this::accountOf);
 
         RunningService.Topics topics = RunningService.Topics.unique();
-        List<Sent> sent = new ArrayList<>();
-        long started;
-        try (RunningService service = RunningService.start(topics, Map.of("risk.limits.time-zone", ZONE.getId()));
+        Map<String, Object> settings = Map.of(
+                "risk.limits.time-zone",
+                ZONE.getId(),
+                "risk.holds.channels",
+                holdChannel,
+                "risk.holds.ttl",
+                HOLD_TIME.toString(),
+                "risk.holds.sweep-interval",
+                "2s");
+        try (RunningService service = RunningService.start(topics, settings);
                 KafkaProducer<byte[], byte[]> producer = TestKafka.producer()) {
-            started = System.nanoTime();
-            List<Future<RecordMetadata>> sends = new ArrayList<>();
-            for (int i = 0; i < EVENTS; i++) {
-                Sent event = randomEvent(sent);
-                sent.add(event);
-                sends.add(producer.send(
-                        new ProducerRecord<>(topics.transactions(), TestKafka.utf8(event.key()), event.payload())));
+            Map<String, Sent> heldBefore = loadHoldsDecidedBefore(model, events);
+            long started = System.nanoTime();
+            for (int wave = 0; wave < WAVES; wave++) {
+                List<Future<RecordMetadata>> sends = new ArrayList<>();
+                for (int i = 0; i < EVENTS / WAVES; i++) {
+                    Sent event = events.next();
+                    sends.add(producer.send(
+                            new ProducerRecord<>(topics.transactions(), TestKafka.utf8(event.key()), event.payload())));
+                }
+                TestKafka.confirm(sends);
+                awaitDecided(
+                        events.sent().stream().map(Sent::dedupeId).distinct().count());
             }
-            TestKafka.confirm(sends);
-            List<DecisionMessage> messages = readUntilEverySendIsAnswered(topics, sent);
+            awaitEveryShortHoldExpired(events.latestShortExpiry());
+            List<DecidedRow> decided = decidedOrder();
+            List<DecisionMessage> messages = readUntilEverySendIsAnswered(topics, events.sent(), decided);
             double seconds = (System.nanoTime() - started) / 1e9;
             System.out.printf(
-                    "Oracle: %d events decided end to end in %.1f s: %.0f events/s; %d decision messages%n",
-                    EVENTS, seconds, EVENTS / seconds, messages.size());
-            assertAgainstModel(sent, messages, model);
+                    "Oracle: %d events decided end to end in %.1f s, in %d waves, the short holds expired;"
+                            + " %d decision messages%n",
+                    EVENTS, seconds, WAVES, messages.size());
+            assertAgainstModel(events.sent(), heldBefore, decided, messages, model);
+            assertThat(bucketsOfEveryScopeKey())
+                    .as("the hour buckets of every scope key at the end")
+                    .isEqualTo(model.buckets());
         }
+    }
+
+    /** Waits until the audit log holds as many of the test's events (expiries aside) as were sent. */
+    private void awaitDecided(long dedupeIds) {
+        Awaitility.await("the wave decided")
+                .atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofMillis(100))
+                .until(
+                        () -> db.queryForObject(
+                                "SELECT count(*) FROM risk_request_log WHERE channel_code LIKE ?"
+                                        + " AND type IS DISTINCT FROM 'EXPIRY' AND decided_at > ?",
+                                Long.class,
+                                channelPrefix + "%",
+                                decidedInTheTestFrom()),
+                        count -> count >= dedupeIds);
+    }
+
+    /**
+     * Waits until the database clock is past the latest short hold's expiry and no hold of the test's
+     * keys is open past its expiry, nor its expiry unsent: the sweep (or a batch) expired every hold that
+     * expires within the test, and nothing else expires before the hold time.
+     */
+    private void awaitEveryShortHoldExpired(Instant latestShortExpiry) {
+        Awaitility.await("every short hold expired and its expiry sent")
+                .atMost(Duration.ofMinutes(1))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> db.queryForObject(
+                        """
+                        SELECT now() > ? AND NOT EXISTS (
+                            SELECT 1 FROM risk_authorization_ledger
+                            WHERE channel_code LIKE ?
+                              AND ((status = 'OPEN' AND expires_at <= now()) OR NOT expiry_published))
+                        """,
+                        Boolean.class,
+                        OffsetDateTime.ofInstant(latestShortExpiry, ZoneOffset.UTC),
+                        channelPrefix + "%"));
     }
 
     /**
      * Decisions are delivered at least once: every record sent is answered, a record sent again (or
-     * delivered again) with a replayed decision, so a dedupe id sent twice has at least two messages.
-     * The reading stops when every dedupe id has as many answers as it was sent, not when it has one:
-     * a dedupe id sent again near the end would otherwise be read before its replay is published.
-     * When time runs out, the failure names the dedupe ids still waiting for an answer.
+     * delivered again) with a replayed decision, so a dedupe id sent twice has at least two messages;
+     * every expiry filed is published. The reading stops when every dedupe id has as many answers as it
+     * was sent, not when it has one: a dedupe id sent again near the end would otherwise be read before
+     * its replay is published. When time runs out, the failure names the dedupe ids still waiting.
      */
-    private static List<DecisionMessage> readUntilEverySendIsAnswered(RunningService.Topics topics, List<Sent> sent) {
+    private static List<DecisionMessage> readUntilEverySendIsAnswered(
+            RunningService.Topics topics, List<Sent> sent, List<DecidedRow> decided) {
         Map<String, Integer> awaited = new HashMap<>();
         sent.forEach(event -> awaited.merge(event.dedupeId(), 1, Integer::sum));
+        decided.stream().filter(DecidedRow::expiry).forEach(row -> awaited.put(row.dedupeId(), 1));
+        int awaitedIds = awaited.size();
         List<DecisionMessage> messages = new ArrayList<>();
         try {
             TestKafka.readUntil(topics.decisions(), Duration.ofMinutes(4), records -> {
@@ -182,39 +241,93 @@ class DeciderOracleIT {
             fail(
                     "%d of %d dedupe ids are still waiting for an answer, among them %s",
                     awaited.size(),
-                    sent.stream().map(Sent::dedupeId).distinct().count(),
+                    awaitedIds,
                     awaited.keySet().stream().limit(5).toList());
         }
         return messages;
     }
 
-    private void assertAgainstModel(List<Sent> sent, List<DecisionMessage> messages, ReferenceModel model) {
+    /** An audit row of the test's keys, in the order decided. */
+    record DecidedRow(String key, String dedupeId, Instant decidedAt, boolean expiry) {}
+
+    /**
+     * @param heldBefore the holds decided before the test, by dedupe_id
+     */
+    private void assertAgainstModel(
+            List<Sent> sent,
+            Map<String, Sent> heldBefore,
+            List<DecidedRow> decided,
+            List<DecisionMessage> messages,
+            ReferenceModel model) {
         Map<String, List<DecisionMessage>> byDedupe = messages.stream()
                 .collect(Collectors.groupingBy(DecisionMessage::dedupeId, LinkedHashMap::new, Collectors.toList()));
-        assertThat(byDedupe.keySet())
-                .containsExactlyInAnyOrderElementsOf(
-                        sent.stream().map(Sent::dedupeId).distinct().toList());
         byDedupe.values().forEach(DeciderOracleIT::assertAllAgree);
 
         Map<String, Sent> firstSent = new LinkedHashMap<>();
         Map<String, Integer> timesSent = new HashMap<>();
+        Map<String, Sent> expiring = new HashMap<>();
+        Map<String, Sent> authorizations = new HashMap<>(heldBefore);
+        heldBefore
+                .values()
+                .forEach(hold -> expiring.put(
+                        HoldTerms.expiryId(UUID.fromString(hold.dedupeId())).toString(), hold));
         for (Sent event : sent) {
-            firstSent.putIfAbsent(event.dedupeId(), event);
+            if (firstSent.putIfAbsent(event.dedupeId(), event) == null && event.authorization()) {
+                authorizations.put(event.dedupeId(), event);
+                expiring.put(
+                        HoldTerms.expiryId(UUID.fromString(event.dedupeId())).toString(), event);
+            }
             timesSent.merge(event.dedupeId(), 1, Integer::sum);
         }
-        List<String> decidedOrder = decidedOrder();
-        assertThat(decidedOrder).containsExactlyInAnyOrderElementsOf(firstSent.keySet());
+        assertThat(decided.stream().filter(row -> !row.expiry()).map(DecidedRow::dedupeId))
+                .containsExactlyInAnyOrderElementsOf(firstSent.keySet());
+        assertThat(byDedupe.keySet())
+                .containsExactlyInAnyOrderElementsOf(
+                        decided.stream().map(DecidedRow::dedupeId).toList());
 
         Map<String, Integer> outcomes = new TreeMap<>();
         int approved = 0;
         int rejected = 0;
-        for (String dedupeId : decidedOrder) {
+        Instant batch = null;
+        // expiries filed at their batch's start that the model makes later in the batch: of holds it approved due
+        List<DecisionMessage> expiriesOfTheBatch = new ArrayList<>();
+        for (DecidedRow row : decided) {
+            String dedupeId = row.dedupeId();
+            DecisionMessage first = byDedupe.get(dedupeId).get(0);
+            if (!row.decidedAt().equals(batch)) {
+                if (batch != null) {
+                    // a hold approved in the batch already due expires before the batch's next decision
+                    model.expire(batch);
+                }
+                expiriesOfTheBatch.forEach(expiry -> assertExpiry(expiry, expiring.get(expiry.dedupeId()), model));
+                expiriesOfTheBatch.clear();
+                batch = row.decidedAt();
+            }
+            // a decision made at or after a hold's expiry never counts it
+            model.expire(batch);
+            assertThat(Instant.parse(first.json().get("decided_at").stringValue()))
+                    .as("decided_at of %s", dedupeId)
+                    .isEqualTo(row.decidedAt());
+            if (row.expiry()) {
+                outcomes.merge("EXPIRY " + first.decision(), 1, Integer::sum);
+                Sent authorization = expiring.get(dedupeId);
+                assertThat(authorization)
+                        .as("the authorization of expiry %s", dedupeId)
+                        .isNotNull();
+                if (model.expiriesNotTaken().contains(authorization.key() + "/" + authorization.dedupeId())) {
+                    assertExpiry(first, authorization, model);
+                } else {
+                    // a hold approved in this batch already due, expired before the batch's next decision:
+                    // the audit log files every expiry of a batch before the batch's events
+                    expiriesOfTheBatch.add(first);
+                    outcomes.merge("EXPIRY EXPIRED later in its batch", 1, Integer::sum);
+                }
+                continue;
+            }
             Sent event = firstSent.get(dedupeId);
-            List<DecisionMessage> ofEvent = byDedupe.get(dedupeId);
-            DecisionMessage first = ofEvent.get(0);
             assertThat(first.replayed()).isFalse();
             if (timesSent.get(dedupeId) > 1) {
-                assertThat(ofEvent).anyMatch(DecisionMessage::replayed);
+                assertThat(byDedupe.get(dedupeId)).anyMatch(DecisionMessage::replayed);
             }
             assertThat(
                             first.json().has("account_id")
@@ -227,31 +340,116 @@ class DeciderOracleIT {
                 model.invalid(event.key(), dedupeId);
                 continue;
             }
-            Instant bucket = Instant.parse(first.json().get("bucket_ts").stringValue());
-            Map<String, Map<String, ReferenceModel.Cap>> caps = capsByScope(event);
-            ReferenceModel.Expected expected = event.reversal()
-                    ? model.reverse(event.key(), dedupeId, event.reverses(), event.amount(), bucket)
-                    : model.decide(event.key(), event.account(), dedupeId, event.amount(), bucket, caps);
+            Map<String, Map<String, ReferenceModel.Cap>> caps = capsByScope(event.key(), event.account());
+            ReferenceModel.Expected expected = decide(model, event, row.decidedAt(), authorizations);
             assertThat(first.decision()).as("decision of %s", dedupeId).isEqualTo(expected.decision());
-            assertReleased(first, expected, event);
-            outcomes.merge(first.decision() + (first.reason() == null ? "" : " " + first.reason()), 1, Integer::sum);
+            assertReleased(first, expected, dedupeId);
+            assertHoldFields(first, expected, dedupeId);
+            outcomes.merge(outcome(event, expected), 1, Integer::sum);
             assertThat(first.reason()).as("reason of %s", dedupeId).isEqualTo(expected.reason());
+            assertThat(Instant.parse(first.json().get("bucket_ts").stringValue()))
+                    .as("bucket_ts of %s", dedupeId)
+                    .isEqualTo(row.decidedAt().truncatedTo(ChronoUnit.HOURS));
             assertWindows(
                     first.json().get("limits"),
                     first.json().get("usage"),
                     expected.usage(),
                     caps.get("key"),
                     "key scope of " + dedupeId);
-            assertScopes(first, expected, caps, event);
-            if (expected.decision().equals("APPROVED")) {
+            assertScopes(first, expected, caps, dedupeId);
+            if (event.authorization() && expected.decision().equals("APPROVED")) {
                 approved++;
-            } else if (!event.reversal()) {
+            } else if (event.authorization()) {
                 rejected++;
             }
         }
+        if (batch != null) {
+            model.expire(batch);
+        }
+        expiriesOfTheBatch.forEach(expiry -> assertExpiry(expiry, expiring.get(expiry.dedupeId()), model));
+        assertThat(model.expiriesNotTaken())
+                .as("holds the model expired without an EXPIRED decision")
+                .isEmpty();
         System.out.printf(
                 "Oracle: %d approved, %d rejected, %d replays checked; outcomes %s%n",
                 approved, rejected, sent.size() - firstSent.size(), outcomes);
+        assertCoverage(approved, rejected, outcomes);
+    }
+
+    /**
+     * The model's decision of the event at its decision time.
+     *
+     * @param authorizations the authorizations sent and decided before the test, by dedupe_id
+     */
+    private ReferenceModel.Expected decide(
+            ReferenceModel model, Sent event, Instant decidedAt, Map<String, Sent> authorizations) {
+        String key = event.key();
+        return switch (event.type()) {
+            case "AUTHORIZATION" ->
+                model.authorize(
+                        key,
+                        event.account(),
+                        event.dedupeId(),
+                        event.amount(),
+                        event.holdExpiresAt(),
+                        decidedAt,
+                        capsByScope(key, event.account()));
+            case "REVERSAL" -> model.reverse(key, event.dedupeId(), event.original(), event.amount(), decidedAt);
+            case "CAPTURE" ->
+                model.capture(
+                        key,
+                        event.account(),
+                        event.dedupeId(),
+                        event.original(),
+                        event.amount(),
+                        event.isFinal(),
+                        decidedAt);
+            case "INCREMENT" -> {
+                // checked at the scopes the hold counts at: its authorization's account's
+                Sent original = authorizations.get(event.original());
+                String account = original != null && original.key().equals(key) ? original.account() : null;
+                yield model.increment(
+                        key,
+                        event.dedupeId(),
+                        event.original(),
+                        event.amount(),
+                        event.holdExpiresAt(),
+                        decidedAt,
+                        capsByScope(key, account));
+            }
+            default -> throw new IllegalArgumentException(event.type());
+        };
+    }
+
+    /** An outcome's name in the tally: a follow-up other than a reversal by its type, a capture by its kind. */
+    private static String outcome(Sent event, ReferenceModel.Expected expected) {
+        String verdict = expected.decision() + (expected.reason() == null ? "" : " " + expected.reason());
+        return switch (event.type()) {
+            case "AUTHORIZATION", "REVERSAL" -> verdict;
+            case "INCREMENT" -> "INCREMENT " + verdict;
+            default -> {
+                List<String> kinds = new ArrayList<>();
+                if (expected.remaining() == null) {
+                    kinds.add("without an authorization");
+                }
+                if (expected.captured() > 0) {
+                    kinds.add("from the hold");
+                }
+                if (expected.overCaptured() > 0 && expected.remaining() != null) {
+                    kinds.add("counted anew");
+                }
+                if (expected.released() != null) {
+                    kinds.add("the rest released");
+                }
+                if (!event.isFinal()) {
+                    kinds.add("not final");
+                }
+                yield "CAPTURE " + String.join(", ", kinds);
+            }
+        };
+    }
+
+    private static void assertCoverage(int approved, int rejected, Map<String, Integer> outcomes) {
         assertThat(approved).as("approved").isGreaterThan(EVENTS / 20);
         assertThat(rejected).as("rejected (the limits must bite)").isGreaterThan(EVENTS / 20);
         for (String limitOutcome : List.of("REJECTED LIMIT_TXN_AMOUNT", "REJECTED LIMIT_WEEK_AMOUNT")) {
@@ -264,43 +462,115 @@ class DeciderOracleIT {
                     .as("a limit bites at the scope of %s", scopePrefix)
                     .anyMatch(outcome -> outcome.startsWith(scopePrefix));
         }
-        for (String reversalOutcome : List.of(
+        for (String followUpOutcome : List.of(
                 "RELEASED",
                 "REJECTED ORIGINAL_NOT_FOUND",
                 "REJECTED ORIGINAL_NOT_APPROVED",
-                "REJECTED EXCEEDS_REMAINING")) {
-            assertThat(outcomes).as("reversals ending %s", reversalOutcome).containsKey(reversalOutcome);
+                "REJECTED EXCEEDS_REMAINING",
+                "INCREMENT APPROVED",
+                "INCREMENT REJECTED LIMIT_TXN_AMOUNT",
+                "INCREMENT REJECTED HOLD_CLOSED",
+                "INCREMENT REJECTED ORIGINAL_NOT_APPROVED",
+                "INCREMENT REJECTED ORIGINAL_NOT_FOUND",
+                "CAPTURE from the hold",
+                "CAPTURE from the hold, the rest released",
+                "CAPTURE from the hold, not final",
+                "CAPTURE from the hold, counted anew",
+                "CAPTURE counted anew",
+                "CAPTURE without an authorization",
+                "EXPIRY EXPIRED",
+                "EXPIRY EXPIRED later in its batch")) {
+            assertThat(outcomes).as("decisions ending %s", followUpOutcome).containsKey(followUpOutcome);
         }
     }
 
-    /** The dedupe ids of the test's audit rows in the order they were decided. */
-    private List<String> decidedOrder() {
-        return db.queryForList(
-                "SELECT dedupe_id::text FROM risk_request_log WHERE channel_code LIKE ?"
-                        + " ORDER BY decided_at, decided_order",
-                String.class,
-                channelPrefix + "%");
+    /**
+     * An EXPIRED decision is one the model made at or before its instant: the hold's authorization, what
+     * it gave back and what is still counted, its expiry; no usage or limits.
+     */
+    private static void assertExpiry(DecisionMessage message, Sent authorization, ReferenceModel model) {
+        String dedupeId = message.dedupeId();
+        ReferenceModel.Expected expected = model.expiryOf(authorization.key(), authorization.dedupeId());
+        assertThat(expected)
+                .as(
+                        "the model's expiry of %s by %s",
+                        authorization.dedupeId(), message.json().get("decided_at"))
+                .isNotNull();
+        assertThat(message.decision()).isEqualTo("EXPIRED");
+        assertThat(message.json().get("type").stringValue()).isEqualTo("EXPIRY");
+        assertThat(message.json().get("original").stringValue()).isEqualTo(authorization.dedupeId());
+        assertThat(message.json().has("usage")).as("usage of %s", dedupeId).isFalse();
+        assertReleased(message, expected, dedupeId);
+        assertHoldFields(message, expected, dedupeId);
+    }
+
+    /** The test's audit rows in the order they were decided, expiries among them. */
+    private List<DecidedRow> decidedOrder() {
+        return db.query(
+                """
+                SELECT entity_id, channel_code, direction_code, dedupe_id, decided_at, type
+                FROM risk_request_log WHERE channel_code LIKE ? AND decided_at > ?
+                ORDER BY decided_at, decided_order
+                """,
+                (rs, row) -> new DecidedRow(
+                        String.join(":", rs.getString(1), rs.getString(2), rs.getString(3)),
+                        rs.getString(4),
+                        rs.getObject(5, OffsetDateTime.class).toInstant(),
+                        "EXPIRY".equals(rs.getString(6))),
+                channelPrefix + "%",
+                decidedInTheTestFrom());
+    }
+
+    /** Before the test's first decision, after those of the holds decided before it. */
+    private OffsetDateTime decidedInTheTestFrom() {
+        return OffsetDateTime.ofInstant(loadedAt.minus(Duration.ofHours(1)), ZoneOffset.UTC);
+    }
+
+    /**
+     * What the hour buckets of the test's scope keys hold, by scope key as the model names them, by hour,
+     * {amount, count}; hours with nothing counted left out.
+     */
+    private Map<String, Map<Instant, List<Long>>> bucketsOfEveryScopeKey() {
+        Map<String, Map<Instant, List<Long>>> buckets = new TreeMap<>();
+        db.query("""
+                SELECT entity_id || ':' || channel_code || ':' || direction_code, bucket_ts, sum_amount, tx_count
+                FROM risk_hourly_agg WHERE channel_code LIKE ? AND (sum_amount <> 0 OR tx_count <> 0)
+                """, (RowCallbackHandler) rs -> bucket(buckets, rs), channelPrefix + "%");
+        List<UUID> owners = new ArrayList<>(entities);
+        owners.addAll(accounts);
+        db.query("""
+                SELECT scope || ':' || owner_id || ':' || channel_code || ':' || direction_code, bucket_ts,
+                       sum_amount, tx_count
+                FROM risk_scope_hourly_agg WHERE owner_id = ANY (?) AND (sum_amount <> 0 OR tx_count <> 0)
+                """, (RowCallbackHandler) rs -> bucket(buckets, rs), (Object) owners.toArray(UUID[]::new));
+        return buckets;
+    }
+
+    private static void bucket(Map<String, Map<Instant, List<Long>>> buckets, ResultSet rs) throws SQLException {
+        Instant hour = rs.getObject(2, LocalDateTime.class).toInstant(ZoneOffset.UTC);
+        buckets.computeIfAbsent(rs.getString(1), scopeKey -> new TreeMap<>())
+                .put(hour, List.of(rs.getLong(3), rs.getLong(4)));
     }
 
     /**
      * The scopes other than the key's with a window in force, each with its usage and limits; none at
-     * all for a reversal.
+     * all for a follow-up.
      */
     private static void assertScopes(
             DecisionMessage message,
             ReferenceModel.Expected expected,
             Map<String, Map<String, ReferenceModel.Cap>> caps,
-            Sent event) {
+            String dedupeId) {
         if (expected.scopes().isEmpty()) {
             assertThat(message.json().has("scopes"))
-                    .as("scopes of %s", event.dedupeId())
+                    .as("scopes of %s", dedupeId)
                     .isFalse();
             return;
         }
         JsonNode scopes = message.json().get("scopes");
-        assertThat(scopes).as("scopes of %s", event.dedupeId()).isNotNull();
+        assertThat(scopes).as("scopes of %s", dedupeId).isNotNull();
         assertThat(scopes.propertyNames())
-                .as("scopes of %s", event.dedupeId())
+                .as("scopes of %s", dedupeId)
                 .containsExactlyInAnyOrderElementsOf(expected.scopes().keySet());
         expected.scopes()
                 .forEach((scope, usage) -> assertWindows(
@@ -308,7 +578,7 @@ class DeciderOracleIT {
                         scopes.get(scope).get("usage"),
                         usage,
                         caps.get(scope),
-                        scope + " scope of " + event.dedupeId()));
+                        scope + " scope of " + dedupeId));
     }
 
     /** Usage and limits of the windows in force, and no others; txn has an amount and no usage. */
@@ -347,28 +617,42 @@ class DeciderOracleIT {
         }
     }
 
-    private static void assertReleased(DecisionMessage message, ReferenceModel.Expected expected, Sent event) {
+    private static void assertReleased(DecisionMessage message, ReferenceModel.Expected expected, String dedupeId) {
         if (expected.released() == null) {
             assertThat(message.json().has("released"))
-                    .as("released of %s", event.dedupeId())
+                    .as("released of %s", dedupeId)
                     .isFalse();
         } else {
+            assertThat(message.json().has("released"))
+                    .as("released of %s", dedupeId)
+                    .isTrue();
             assertThat(new long[] {
                         message.json().get("released").get("amount").longValue(),
                         message.json().get("released").get("count").longValue()
                     })
-                    .as("released of %s", event.dedupeId())
+                    .as("released of %s", dedupeId)
                     .containsExactly(expected.released());
         }
-        if (expected.remaining() == null) {
-            assertThat(message.json().has("remaining"))
-                    .as("remaining of %s", event.dedupeId())
-                    .isFalse();
-        } else {
-            assertThat(message.json().get("remaining").longValue())
-                    .as("remaining of %s", event.dedupeId())
-                    .isEqualTo(expected.remaining());
-        }
+        assertOptionalNumber(message, "remaining", expected.remaining(), dedupeId);
+    }
+
+    /** captured, over_captured and hold_expires_at: each present exactly when the model has one. */
+    private static void assertHoldFields(DecisionMessage message, ReferenceModel.Expected expected, String dedupeId) {
+        assertOptionalNumber(message, "captured", expected.captured(), dedupeId);
+        assertOptionalNumber(message, "over_captured", expected.overCaptured(), dedupeId);
+        assertThat(
+                        message.json().has("hold_expires_at")
+                                ? Instant.parse(
+                                        message.json().get("hold_expires_at").stringValue())
+                                : null)
+                .as("hold_expires_at of %s", dedupeId)
+                .isEqualTo(expected.holdExpiresAt());
+    }
+
+    private static void assertOptionalNumber(DecisionMessage message, String field, Long expected, String dedupeId) {
+        assertThat(message.json().has(field) ? message.json().get(field).longValue() : null)
+                .as("%s of %s", field, dedupeId)
+                .isEqualTo(expected);
     }
 
     private static void assertAllAgree(List<DecisionMessage> messagesOfOneDedupe) {
@@ -384,81 +668,18 @@ class DeciderOracleIT {
         return index < ENTITIES_WITH_ACCOUNT ? accounts.get(index % ACCOUNTS) : null;
     }
 
-    private Sent randomEvent(List<Sent> sentSoFar) {
-        if (!sentSoFar.isEmpty() && random.nextInt(100) < 5) {
-            return sentSoFar.get(random.nextInt(sentSoFar.size()));
-        }
-        if (!sentSoFar.isEmpty() && random.nextInt(100) < 12) {
-            return randomReversal(sentSoFar.get(random.nextInt(sentSoFar.size())));
-        }
-        UUID entity = entities.get(random.nextInt(entities.size()));
-        String channel = channels.get(random.nextInt(channels.size()));
-        String direction = random.nextBoolean() ? "IN" : "OUT";
-        // an entity's events name its account, now and then none
-        UUID account = random.nextInt(100) < 85 ? accountOf(entity) : null;
-        boolean invalid = random.nextInt(100) < 3;
-        long amount = invalid ? 0 : 1 + random.nextInt(3000);
-        UUID dedupeId = UUID.randomUUID();
-        byte[] payload =
-                Events.json(Events.withAccount(Events.event(dedupeId, entity, channel, direction, amount), account));
-        return new Sent(
-                Events.businessKey(entity, channel, direction),
-                dedupeId.toString(),
-                payload,
-                amount,
-                invalid,
-                account == null ? null : account.toString(),
-                null);
-    }
-
     /**
-     * A reversal naming an event sent before (whatever became of it: approved, rejected, invalid, or a
-     * reversal itself), mostly under its own key: in full, in part, or for more than it was; now and
-     * then under another key, or naming an event that never was. It names its original's account, no
-     * account, or another one: where it releases must not depend on it.
+     * The caps at each scope an event of the business key naming the account (null: none) counts at, by
+     * scope: the windows in force there.
      */
-    private Sent randomReversal(Sent earlier) {
-        String[] key = earlier.key().split(":");
-        UUID entity = UUID.fromString(key[0]);
-        String channel = key[1];
-        String direction = key[2];
-        UUID reverses = UUID.fromString(earlier.dedupeId());
-        int kind = random.nextInt(100);
-        if (kind < 5) {
-            reverses = UUID.randomUUID();
-        } else if (kind < 10) {
-            entity = entities.get(random.nextInt(entities.size()));
-            direction = direction.equals("IN") ? "OUT" : "IN";
-        }
-        int accountKind = random.nextInt(100);
-        UUID account = accountKind < 40
-                ? (earlier.account() == null ? null : UUID.fromString(earlier.account()))
-                : accountKind < 70 ? null : accounts.get(random.nextInt(accounts.size()));
-        long original = Math.max(1, earlier.amount());
-        long amount =
-                kind < 40 ? original : kind < 85 ? 1 + random.nextInt((int) Math.min(original, 3000)) : original + 1;
-        UUID dedupeId = UUID.randomUUID();
-        byte[] payload = Events.json(
-                Events.withAccount(Events.reversal(dedupeId, entity, channel, direction, amount, reverses), account));
-        return new Sent(
-                Events.businessKey(entity, channel, direction),
-                dedupeId.toString(),
-                payload,
-                amount,
-                false,
-                account == null ? null : account.toString(),
-                reverses.toString());
-    }
-
-    /** The caps of the event at each scope it counts at, by scope: the windows in force there. */
-    private Map<String, Map<String, ReferenceModel.Cap>> capsByScope(Sent event) {
-        String[] key = event.key().split(":");
+    private Map<String, Map<String, ReferenceModel.Cap>> capsByScope(String businessKey, String accountId) {
+        String[] key = businessKey.split(":");
         UUID entity = UUID.fromString(key[0]);
         Map<String, Map<String, ReferenceModel.Cap>> caps = new LinkedHashMap<>();
         caps.put("key", capsAt("key", entity, key[1], key[2]));
         caps.put("entity", capsAt("entity", entity, "*", key[2]));
-        if (event.account() != null && !event.reversal()) {
-            UUID account = UUID.fromString(event.account());
+        if (accountId != null) {
+            UUID account = UUID.fromString(accountId);
             caps.put("account_channel", capsAt("account_channel", account, key[1], key[2]));
             caps.put("account", capsAt("account", account, "*", key[2]));
         }
@@ -598,6 +819,121 @@ class DeciderOracleIT {
                     row[1]);
             model.history(scopeKey, bucket, row[0], row[1]);
         });
+    }
+
+    /**
+     * Holds decided before the test, as the decider files them: an audit row and a ledger, counted at
+     * every scope of the key and the entity's account, the authorization 31 hours ago (outside the 24-hour
+     * window) and an increment 3 hours ago; two per entity on the hold channel, in one direction, half of
+     * them expiring within seconds, the others in two days. A release from one takes its latest part
+     * first, which the windows and the buckets tell apart from its earliest.
+     */
+    private Map<String, Sent> loadHoldsDecidedBefore(ReferenceModel model, OracleEvents events) {
+        Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS);
+        Instant authorized = hour.minus(Duration.ofHours(31));
+        Instant incremented = hour.minus(Duration.ofHours(3));
+        String channel = channels.get(1);
+        Random random = new Random(SEED);
+        Map<String, Sent> holds = new LinkedHashMap<>();
+        for (int i = 0; i < ENTITIES * 2; i++) {
+            UUID entity = entities.get(i / 2);
+            String direction = i / 2 % 2 == 0 ? "OUT" : "IN";
+            UUID account = accountOf(entity);
+            UUID dedupeId = UUID.randomUUID();
+            long amount = 300 + random.nextInt(1_500);
+            long increment = 100 + random.nextInt(600);
+            Instant expiresAt = (i % 2 == 0
+                            ? Instant.now().plusMillis(2_000 + random.nextInt(4_000))
+                            : Instant.now().plus(Duration.ofDays(2)))
+                    .truncatedTo(ChronoUnit.MILLIS);
+            db.update(
+                    """
+                    INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
+                                                  decision, amount, currency, decided_at, decided_order, type,
+                                                  hold_expires_at, account_id)
+                    VALUES (?, ?, ?, ?, ?, 'APPROVED', ?, 'USD', ?, 0, 'AUTHORIZATION', ?, ?)
+                    """,
+                    entity,
+                    channel,
+                    direction,
+                    dedupeId,
+                    LocalDateTime.ofInstant(authorized, ZoneOffset.UTC),
+                    amount,
+                    OffsetDateTime.ofInstant(authorized.plus(Duration.ofMinutes(10)), ZoneOffset.UTC),
+                    OffsetDateTime.ofInstant(expiresAt, ZoneOffset.UTC),
+                    account);
+            db.update(
+                    """
+                    INSERT INTO risk_authorization_ledger (entity_id, channel_code, direction_code, dedupe_id,
+                                                           bucket_ts, account_id, parts, captured, status,
+                                                           expires_at, count_hour)
+                    VALUES (?, ?, ?, ?, ?, ?, CAST(? AS json), 0, 'OPEN', ?, ?)
+                    """,
+                    entity,
+                    channel,
+                    direction,
+                    dedupeId,
+                    LocalDateTime.ofInstant(authorized, ZoneOffset.UTC),
+                    account,
+                    """
+                    [{"kind": "AUTHORIZATION", "hour": "%s", "amount": %d, "released": 0},
+                     {"kind": "INCREMENT", "hour": "%s", "amount": %d, "released": 0}]""".formatted(authorized, amount, incremented, increment),
+                    OffsetDateTime.ofInstant(expiresAt, ZoneOffset.UTC),
+                    LocalDateTime.ofInstant(authorized, ZoneOffset.UTC));
+            String key = Events.businessKey(entity, channel, direction);
+            ReferenceModel.scopeKeys(key, account == null ? null : account.toString())
+                    .forEach((scope, scopeKey) -> {
+                        addToBucket(scope, scopeKey, authorized, amount, 1);
+                        addToBucket(scope, scopeKey, incremented, increment, 0);
+                    });
+            model.heldBefore(
+                    key,
+                    account == null ? null : account.toString(),
+                    dedupeId.toString(),
+                    List.of(
+                            new ReferenceModel.HourAmount(authorized, amount),
+                            new ReferenceModel.HourAmount(incremented, increment)),
+                    expiresAt);
+            Sent hold = new Sent(
+                    key,
+                    dedupeId.toString(),
+                    null,
+                    amount,
+                    false,
+                    account == null ? null : account.toString(),
+                    "AUTHORIZATION",
+                    null,
+                    true,
+                    expiresAt);
+            events.heldBefore(hold);
+            holds.put(hold.dedupeId(), hold);
+        }
+        return holds;
+    }
+
+    /** Adds to the hour bucket of a scope key named as the model names it. */
+    private void addToBucket(String scope, String scopeKey, Instant hour, long amount, long count) {
+        String[] name = scopeKey.split(":");
+        LocalDateTime bucket = LocalDateTime.ofInstant(hour, ZoneOffset.UTC);
+        if (scope.equals("key")) {
+            db.update("""
+                    INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount,
+                                                 tx_count)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (entity_id, channel_code, direction_code, bucket_ts) DO UPDATE
+                    SET sum_amount = risk_hourly_agg.sum_amount + EXCLUDED.sum_amount,
+                        tx_count = risk_hourly_agg.tx_count + EXCLUDED.tx_count
+                    """, UUID.fromString(name[0]), name[1], name[2], bucket, amount, count);
+        } else {
+            db.update("""
+                    INSERT INTO risk_scope_hourly_agg (scope, owner_id, channel_code, direction_code, bucket_ts,
+                                                       sum_amount, tx_count)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (scope, owner_id, channel_code, direction_code, bucket_ts) DO UPDATE
+                    SET sum_amount = risk_scope_hourly_agg.sum_amount + EXCLUDED.sum_amount,
+                        tx_count = risk_scope_hourly_agg.tx_count + EXCLUDED.tx_count
+                    """, scope, UUID.fromString(name[1]), name[2], name[3], bucket, amount, count);
+        }
     }
 
     private static long[] sum(long[] a, long[] b) {

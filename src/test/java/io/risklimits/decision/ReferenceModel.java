@@ -5,23 +5,33 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
+import java.time.temporal.ChronoUnit;
 import java.time.temporal.TemporalAdjusters;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
- * An independent, sequential model of the contract's limit and reversal rules, written without the
- * production code: one scope key's history as a plain list of counted amounts with their hour, a window
- * as "buckets since" (rolling windows by hours, calendar windows from midnight in the model's zone), a
- * per-transaction cap as a comparison with the amount alone, a reversal as taking from its original's
- * entry. An authorization is one entry, listed at every scope key it counts at (its business key, its
- * entity, and its account's channel and its account when it names one), so what a reversal takes from
- * it is taken at each of them, whatever account the reversal names. The one oracle of those rules for
- * the tests that check decisions against them (the decider's over Kafka, the backtest's replay): a rule
- * the contract adds is modelled here once.
+ * An independent, sequential model of the contract's limit, reversal and hold rules, written without the
+ * production code: one scope key's history as a plain list of counted authorizations, each a list of
+ * amounts with the hour they were counted in; a window as "buckets since" (rolling windows by hours,
+ * calendar windows from midnight in the model's zone); a per-transaction cap as a comparison with the
+ * amount alone; a release as taking from the authorization's parts, the most recently counted first. An
+ * authorization is one entry, listed at every scope key it counts at (its business key, its entity, and
+ * its account's channel and its account when it names one), so what a release takes from it is taken at
+ * each of them, whatever account the follow-up names. The one oracle of those rules for the tests that
+ * check decisions against them (the decider's over Kafka, the backtest's replay): a rule the contract
+ * adds is modelled here once.
+ *
+ * <p>Holds: an approved authorization on a hold channel, or one naming its expiry, is a hold until its
+ * expiry. What is still counted of an authorization is the sum of its parts less what was released from
+ * them; what a hold holds, while open, is that less what was captured. A decision made at or after a
+ * hold's expiry never counts it: the caller expires the holds due at a decision's instant before it
+ * ({@link #expire}), and a follow-up naming a hold due at its instant expires it first.
  *
  * <p>A business key is written {@code entity:channel:direction}; it is also the name of its own scope
  * key. The other scope keys are written {@code scope:owner:channel:direction} ({@link #scopeKeys}).
@@ -38,10 +48,22 @@ public final class ReferenceModel {
     public static final List<String> SCOPES = List.of("key", "entity", "account_channel", "account");
 
     private final ZoneId zone;
+    private final Set<String> holdChannels;
+    private final Duration holdTime;
 
-    /** Calendar windows in the zone. */
+    /** Calendar windows in the zone; no channel's authorizations are holds unless they name an expiry. */
     public ReferenceModel(ZoneId zone) {
+        this(zone, Set.of(), Duration.ofDays(7));
+    }
+
+    /**
+     * @param holdChannels the channels whose approved authorizations are holds (risk.holds.channels)
+     * @param holdTime how long a hold lasts when its authorization names no expiry (risk.holds.ttl)
+     */
+    public ReferenceModel(ZoneId zone, Set<String> holdChannels, Duration holdTime) {
         this.zone = zone;
+        this.holdChannels = Set.copyOf(holdChannels);
+        this.holdTime = holdTime;
     }
 
     /** The first hour of the window that ends with the bucket; a calendar window from midnight in the zone. */
@@ -62,12 +84,21 @@ public final class ReferenceModel {
     /** The maximum amount and count of a window in force ({@code txn}: its count is ignored). */
     public record Cap(long amount, long count) {}
 
+    /** An amount counted in an hour bucket. */
+    public record HourAmount(Instant hour, long amount) {}
+
     /**
-     * @param usage the business key's usage before the event, per window
-     * @param released for RELEASED: {amount, count}; null otherwise
-     * @param remaining for a reversal that found an approved original; null otherwise
+     * @param usage the business key's usage before the event, per window; empty for INVALID and EXPIRED
+     * @param released for RELEASED, EXPIRED and a capture that gave back what was held: {amount, count};
+     *     null otherwise
+     * @param remaining what is still counted of the original after a reversal that found an approved
+     *     original, a capture of an approved authorization or an expiry; null otherwise
      * @param scopes for an authorization, the usage before it at each scope other than the key's with a
      *     window in force, by scope; empty otherwise
+     * @param holdExpiresAt an approved hold's expiry, an approved increment's hold's expiry after it, an
+     *     expiry's instant; null otherwise
+     * @param captured for CAPTURED: what it turned from held into spent; null otherwise
+     * @param overCaptured for CAPTURED: what it counted anew; null otherwise
      */
     public record Expected(
             String decision,
@@ -75,33 +106,115 @@ public final class ReferenceModel {
             Map<String, long[]> usage,
             long[] released,
             Long remaining,
-            Map<String, Map<String, long[]>> scopes) {
+            Map<String, Map<String, long[]>> scopes,
+            Instant holdExpiresAt,
+            Long captured,
+            Long overCaptured) {
 
         public Expected(String decision, String reason, Map<String, long[]> usage) {
-            this(decision, reason, usage, null, null, Map.of());
+            this(decision, reason, usage, null, null, Map.of(), null, null, null);
         }
 
         public Expected(String decision, String reason, Map<String, long[]> usage, long[] released, Long remaining) {
-            this(decision, reason, usage, released, remaining, Map.of());
+            this(decision, reason, usage, released, remaining, Map.of(), null, null, null);
         }
     }
 
-    /** One counted authorization (or a share of a history bucket): still counted while remaining > 0. */
+    private enum HoldState {
+        OPEN,
+        CAPTURED,
+        EXPIRED,
+        RELEASED
+    }
+
+    /** An amount counted in an hour for an authorization, and what was released of it since. */
+    private static final class Part {
+        final Instant hour;
+        final long amount;
+        long released;
+
+        Part(Instant hour, long amount) {
+            this.hour = hour;
+            this.amount = amount;
+        }
+
+        long counted() {
+            return amount - released;
+        }
+    }
+
+    /**
+     * An approved authorization (or a capture without one, or a share of a history bucket) at the scope
+     * keys it counts at: its parts in the order they were counted, the hour holding its count of 1 (none
+     * once nothing of it is counted), and, for a hold, its expiry, state and what was captured of it.
+     */
     private static final class Counted {
-        final Instant bucket;
-        long remaining;
+        final Map<String, String> scopeKeys;
+        final List<Part> parts = new ArrayList<>();
+        Instant countHour;
+        Instant expiresAt;
+        HoldState state = HoldState.OPEN;
+        long captured;
+        long authorized;
 
-        Counted(Instant bucket, long remaining) {
-            this.bucket = bucket;
-            this.remaining = remaining;
+        Counted(Map<String, String> scopeKeys, Instant hour, long amount, Instant expiresAt) {
+            this.scopeKeys = scopeKeys;
+            this.expiresAt = expiresAt;
+            this.authorized = amount;
+            add(hour, amount);
+        }
+
+        long counted() {
+            return parts.stream().mapToLong(Part::counted).sum();
+        }
+
+        boolean isHold() {
+            return expiresAt != null;
+        }
+
+        long held() {
+            return isHold() && state == HoldState.OPEN ? Math.max(0, counted() - captured) : 0;
+        }
+
+        boolean dueAt(Instant at) {
+            return isHold() && state == HoldState.OPEN && !at.isBefore(expiresAt);
+        }
+
+        /** Counts an amount anew in the hour; the count comes back there when nothing was counted. */
+        void add(Instant hour, long amount) {
+            if (counted() == 0) {
+                countHour = hour;
+            }
+            parts.add(new Part(hour, amount));
+        }
+
+        /** Takes the amount off the parts, the latest first; returns {amount, count} given back. */
+        long[] release(long amount) {
+            boolean wasCounted = counted() > 0;
+            long left = amount;
+            for (int index = parts.size() - 1; index >= 0 && left > 0; index--) {
+                Part part = parts.get(index);
+                long taken = Math.min(left, part.counted());
+                part.released += taken;
+                left -= taken;
+            }
+            if (left > 0) {
+                throw new IllegalStateException("released more than is counted");
+            }
+            if (wasCounted && counted() == 0) {
+                countHour = null;
+                return new long[] {amount, 1};
+            }
+            return new long[] {amount, 0};
         }
     }
 
-    /** What a reversal may name: an event decided under a key. */
+    /** What a follow-up may name: an event decided under a key, with what is counted of it when approved. */
     private record Filed(boolean authorization, String decision, Counted counted) {}
 
     private final Map<String, List<Counted>> countedByScopeKey = new HashMap<>();
     private final Map<String, Filed> filed = new HashMap<>();
+    private final Map<String, Expected> expiries = new LinkedHashMap<>();
 
     /**
      * Counts a bucket of one scope key's history (a business key, or a key of {@link #scopeKeys}) there
@@ -111,7 +224,7 @@ public final class ReferenceModel {
         for (int i = 0; i < count; i++) {
             // split the bucket total into count events; only the sums matter
             long share = amount / count + (i == 0 ? amount % count : 0);
-            countedByScopeKey.computeIfAbsent(key, k -> new ArrayList<>()).add(new Counted(bucket, share));
+            count(new Counted(Map.of("key", key), bucket, share, null));
         }
     }
 
@@ -138,7 +251,7 @@ public final class ReferenceModel {
      * alone: the key's own rules, for a model of one key (whose name need not be a business key's).
      */
     public Expected decide(String key, String dedupeId, long amount, Instant bucket, Map<String, Cap> caps) {
-        return decideAt(key, Map.of("key", key), dedupeId, amount, bucket, Map.of("key", caps));
+        return authorizeAt(key, Map.of("key", key), dedupeId, amount, null, bucket, Map.of("key", caps));
     }
 
     /**
@@ -154,16 +267,37 @@ public final class ReferenceModel {
             long amount,
             Instant bucket,
             Map<String, Map<String, Cap>> caps) {
-        return decideAt(key, scopeKeys(key, account), dedupeId, amount, bucket, caps);
+        return authorize(key, account, dedupeId, amount, null, bucket, caps);
     }
 
-    private Expected decideAt(
+    /**
+     * {@link #decide(String, String, String, long, Instant, Map)} at the decision's instant: approved, it is
+     * a hold when it names its expiry or its channel is a hold channel (then it expires the hold time after
+     * the decision), else a final spend.
+     *
+     * @param holdExpiresAt the authorization's hold_expires_at; null when it names none
+     * @param decidedAt the decision's instant; its hour is the bucket it is counted in
+     */
+    public Expected authorize(
+            String key,
+            String account,
+            String dedupeId,
+            long amount,
+            Instant holdExpiresAt,
+            Instant decidedAt,
+            Map<String, Map<String, Cap>> caps) {
+        return authorizeAt(key, scopeKeys(key, account), dedupeId, amount, holdExpiresAt, decidedAt, caps);
+    }
+
+    private Expected authorizeAt(
             String key,
             Map<String, String> scopeKeys,
             String dedupeId,
             long amount,
-            Instant bucket,
+            Instant holdExpiresAt,
+            Instant decidedAt,
             Map<String, Map<String, Cap>> caps) {
+        Instant bucket = hourOf(decidedAt);
         Map<String, Map<String, long[]>> usageByScope = new LinkedHashMap<>();
         scopeKeys.forEach((scope, scopeKey) -> usageByScope.put(scope, usage(scopeKey, bucket)));
         Map<String, Map<String, long[]>> reportedScopes = new LinkedHashMap<>();
@@ -174,26 +308,49 @@ public final class ReferenceModel {
         });
         Map<String, long[]> keyUsage = usageByScope.get("key");
         for (Map.Entry<String, Map<String, long[]>> scope : usageByScope.entrySet()) {
-            String reason = firstFailure(amount, scope.getValue(), caps.getOrDefault(scope.getKey(), Map.of()));
+            String reason =
+                    firstFailure(amount, amount, true, scope.getValue(), caps.getOrDefault(scope.getKey(), Map.of()));
             if (reason != null) {
-                String prefix =
-                        scope.getKey().equals("key") ? "" : scope.getKey().toUpperCase() + "_";
                 filed.put(key + "/" + dedupeId, new Filed(true, "REJECTED", null));
-                return new Expected("REJECTED", prefix + reason, keyUsage, null, null, reportedScopes);
+                return new Expected(
+                        "REJECTED",
+                        prefixed(scope.getKey(), reason),
+                        keyUsage,
+                        null,
+                        null,
+                        reportedScopes,
+                        null,
+                        null,
+                        null);
             }
         }
-        Counted counted = new Counted(bucket, amount);
-        scopeKeys
+        String[] name = key.split(":");
+        Instant expiresAt = holdExpiresAt != null
+                ? holdExpiresAt
+                : name.length == 3 && holdChannels.contains(name[1]) ? decidedAt.plus(holdTime) : null;
+        Counted counted = new Counted(scopeKeys, bucket, amount, expiresAt);
+        count(counted);
+        filed.put(key + "/" + dedupeId, new Filed(true, "APPROVED", counted));
+        return new Expected("APPROVED", null, keyUsage, null, null, reportedScopes, expiresAt, null, null);
+    }
+
+    private void count(Counted counted) {
+        counted.scopeKeys
                 .values()
                 .forEach(scopeKey -> countedByScopeKey
                         .computeIfAbsent(scopeKey, k -> new ArrayList<>())
                         .add(counted));
-        filed.put(key + "/" + dedupeId, new Filed(true, "APPROVED", counted));
-        return new Expected("APPROVED", null, keyUsage, null, null, reportedScopes);
     }
 
-    /** The reason of the first window of one scope that does not admit the amount, without a scope prefix; null if all do. */
-    private static String firstFailure(long amount, Map<String, long[]> usage, Map<String, Cap> caps) {
+    /**
+     * The reason of the first window of one scope that does not admit the amount, without a scope prefix;
+     * null if all do.
+     *
+     * @param total what the txn cap is checked against
+     * @param counts whether the count limits apply (an increment adds no count)
+     */
+    private static String firstFailure(
+            long amount, long total, boolean counts, Map<String, long[]> usage, Map<String, Cap> caps) {
         for (String window : WINDOWS) {
             Cap cap = caps.get(window);
             if (cap == null) {
@@ -201,7 +358,7 @@ public final class ReferenceModel {
             }
             String label = window.toUpperCase();
             if (window.equals("txn")) {
-                if (amount > cap.amount()) {
+                if (total > cap.amount()) {
                     return "LIMIT_TXN_AMOUNT";
                 }
                 continue;
@@ -210,15 +367,19 @@ public final class ReferenceModel {
             if (used[0] + amount > cap.amount()) {
                 return "LIMIT_" + label + "_AMOUNT";
             }
-            if (used[1] + 1 > cap.count()) {
+            if (counts && used[1] + 1 > cap.count()) {
                 return "LIMIT_" + label + "_COUNT";
             }
         }
         return null;
     }
 
+    private static String prefixed(String scope, String reason) {
+        return scope.equals("key") ? reason : scope.toUpperCase() + "_" + reason;
+    }
+
     /**
-     * Files an INVALID event under its key: a reversal naming it finds an original that is not approved.
+     * Files an INVALID event under its key: a follow-up naming it finds an original that is not approved.
      * Returns its decision, which has no usage.
      */
     public Expected invalid(String key, String dedupeId) {
@@ -227,26 +388,204 @@ public final class ReferenceModel {
     }
 
     /**
-     * Decides one reversal of the key, naming its original by dedupe_id: released at every scope key the
-     * original was counted at, whatever account the reversal itself names.
+     * Decides one reversal of the key, naming its original by dedupe_id: released from what is still
+     * counted, the most recently counted part first (what is held before what was captured), at every scope
+     * key the original was counted at, whatever account the reversal itself names. The one that leaves
+     * nothing counted closes an open hold.
+     *
+     * @param decidedAt the decision's instant; a hold due at it expires first
      */
-    public Expected reverse(String key, String dedupeId, String reverses, long amount, Instant bucket) {
-        Map<String, long[]> usage = usage(key, bucket);
+    public Expected reverse(String key, String dedupeId, String reverses, long amount, Instant decidedAt) {
+        Map<String, long[]> usage = usage(key, hourOf(decidedAt));
         Filed original = filed.get(key + "/" + reverses);
         Expected expected;
         if (original == null) {
             expected = new Expected("REJECTED", "ORIGINAL_NOT_FOUND", usage);
         } else if (!original.authorization() || !original.decision().equals("APPROVED")) {
             expected = new Expected("REJECTED", "ORIGINAL_NOT_APPROVED", usage);
-        } else if (amount > original.counted().remaining) {
-            expected = new Expected("REJECTED", "EXCEEDS_REMAINING", usage, null, original.counted().remaining);
         } else {
-            original.counted().remaining -= amount;
-            long count = original.counted().remaining == 0 ? 1 : 0;
-            expected = new Expected("RELEASED", null, usage, new long[] {amount, count}, original.counted().remaining);
+            Counted counted = original.counted();
+            expireIfDue(key, reverses, counted, decidedAt);
+            if (amount > counted.counted()) {
+                expected = new Expected("REJECTED", "EXCEEDS_REMAINING", usage, null, counted.counted());
+            } else {
+                long[] released = counted.release(amount);
+                if (counted.counted() == 0 && counted.isHold() && counted.state == HoldState.OPEN) {
+                    close(counted, HoldState.RELEASED);
+                }
+                expected = new Expected("RELEASED", null, usage, released, counted.counted());
+            }
         }
         filed.put(key + "/" + dedupeId, new Filed(false, expected.decision(), null));
         return expected;
+    }
+
+    /**
+     * Decides one capture of the key, never rejected. Up to what the original still holds it turns held into
+     * captured; the excess (all of it when nothing is held: a closed hold, a final spend, an original unknown
+     * or not approved) is counted anew in the current hour, at the original's scope keys with a count of 1
+     * when nothing of it was counted, and without an approved original at the capture's own scope keys as a
+     * spend of its own. A final capture then gives back what the hold still holds and closes it.
+     *
+     * @param account the account the capture names; where a capture without an authorization counts
+     * @param decidedAt the decision's instant; a hold due at it expires first
+     */
+    public Expected capture(
+            String key,
+            String account,
+            String dedupeId,
+            String original,
+            long amount,
+            boolean isFinal,
+            Instant decidedAt) {
+        Instant bucket = hourOf(decidedAt);
+        Map<String, long[]> usage = usage(key, bucket);
+        Filed filedOriginal = filed.get(key + "/" + original);
+        filed.put(key + "/" + dedupeId, new Filed(false, "CAPTURED", null));
+        if (filedOriginal == null || filedOriginal.counted() == null) {
+            count(new Counted(scopeKeys(key, account), bucket, amount, null));
+            return new Expected("CAPTURED", null, usage, null, null, Map.of(), null, 0L, amount);
+        }
+        Counted counted = filedOriginal.counted();
+        expireIfDue(key, original, counted, decidedAt);
+        long fromHeld = Math.min(amount, counted.held());
+        long overCaptured = amount - fromHeld;
+        counted.captured += amount;
+        if (overCaptured > 0) {
+            counted.add(bucket, overCaptured);
+        }
+        long[] released = null;
+        if (isFinal && counted.isHold() && counted.state == HoldState.OPEN) {
+            long held = counted.held();
+            if (held > 0) {
+                released = counted.release(held);
+            }
+            close(counted, HoldState.CAPTURED);
+        }
+        return new Expected(
+                "CAPTURED", null, usage, released, counted.counted(), Map.of(), null, fromHeld, overCaptured);
+    }
+
+    /**
+     * Decides one increment of the key: admissible only for an open hold (an unknown original is
+     * ORIGINAL_NOT_FOUND, one that is no approved hold ORIGINAL_NOT_APPROVED, a closed one HOLD_CLOSED), then
+     * checked against every amount limit of every window at every scope the hold counts at, the txn cap
+     * against the hold's authorized total with it; no count limit refuses it. Approved, it is counted in the
+     * current hour and may move the expiry.
+     *
+     * @param holdExpiresAt the increment's hold_expires_at; null keeps the hold's expiry
+     * @param decidedAt the decision's instant; a hold due at it expires first
+     * @param caps the caps of each scope the hold counts at, by scope
+     */
+    public Expected increment(
+            String key,
+            String dedupeId,
+            String original,
+            long amount,
+            Instant holdExpiresAt,
+            Instant decidedAt,
+            Map<String, Map<String, Cap>> caps) {
+        Instant bucket = hourOf(decidedAt);
+        Map<String, long[]> usage = usage(key, bucket);
+        Filed filedOriginal = filed.get(key + "/" + original);
+        filed.put(key + "/" + dedupeId, new Filed(false, "INCREMENT", null));
+        if (filedOriginal == null) {
+            return new Expected("REJECTED", "ORIGINAL_NOT_FOUND", usage);
+        }
+        Counted counted = filedOriginal.counted();
+        if (counted == null || !counted.isHold()) {
+            return new Expected("REJECTED", "ORIGINAL_NOT_APPROVED", usage);
+        }
+        expireIfDue(key, original, counted, decidedAt);
+        if (counted.state != HoldState.OPEN) {
+            return new Expected("REJECTED", "HOLD_CLOSED", usage);
+        }
+        for (Map.Entry<String, String> scope : counted.scopeKeys.entrySet()) {
+            String reason = firstFailure(
+                    amount,
+                    counted.authorized + amount,
+                    false,
+                    usage(scope.getValue(), bucket),
+                    caps.getOrDefault(scope.getKey(), Map.of()));
+            if (reason != null) {
+                return new Expected("REJECTED", prefixed(scope.getKey(), reason), usage);
+            }
+        }
+        counted.add(bucket, amount);
+        counted.authorized += amount;
+        if (holdExpiresAt != null) {
+            counted.expiresAt = holdExpiresAt;
+        }
+        return new Expected("APPROVED", null, usage, null, null, Map.of(), counted.expiresAt, null, null);
+    }
+
+    /**
+     * Expires every open hold due at the instant: what it still holds is given back to the hours it was
+     * counted in, the most recently counted part first, at every scope key it counts at, and it closes.
+     * Every decision comes after the expiries of the holds due at its instant, a hold approved due already
+     * (its expiry before its decision) among them.
+     */
+    public void expire(Instant at) {
+        for (Map.Entry<String, Filed> entry : new ArrayList<>(filed.entrySet())) {
+            Counted counted = entry.getValue().counted();
+            if (counted != null && counted.dueAt(at)) {
+                String[] name = entry.getKey().split("/");
+                expireIfDue(name[0], name[1], counted, at);
+            }
+        }
+    }
+
+    /**
+     * The expiry of the authorization filed under the key, as the model made it, taken out of those not yet
+     * answered for; null when the model expired no such hold.
+     */
+    public Expected expiryOf(String key, String authorization) {
+        return expiries.remove(key + "/" + authorization);
+    }
+
+    /** The expiries the model made that {@link #expiryOf} has not taken yet, by "key/authorization". */
+    public Set<String> expiriesNotTaken() {
+        return Set.copyOf(expiries.keySet());
+    }
+
+    private void expireIfDue(String key, String authorization, Counted counted, Instant at) {
+        if (!counted.dueAt(at)) {
+            return;
+        }
+        long[] released = counted.release(counted.held());
+        close(counted, HoldState.EXPIRED);
+        expiries.put(
+                key + "/" + authorization,
+                new Expected(
+                        "EXPIRED",
+                        null,
+                        Map.of(),
+                        released,
+                        counted.counted(),
+                        Map.of(),
+                        counted.expiresAt,
+                        null,
+                        null));
+    }
+
+    private static void close(Counted counted, HoldState state) {
+        counted.state = state;
+    }
+
+    /**
+     * Files an approved hold decided before, open until its expiry and counted in earlier hours at every
+     * scope key of the business key and the account (null: none): the authorization's amount and its
+     * increments', in the order counted; its count in the first one's hour.
+     */
+    public void heldBefore(String key, String account, String dedupeId, List<HourAmount> parts, Instant expiresAt) {
+        Counted counted = new Counted(
+                scopeKeys(key, account), parts.get(0).hour(), parts.get(0).amount(), expiresAt);
+        for (HourAmount part : parts.subList(1, parts.size())) {
+            counted.add(part.hour(), part.amount());
+            counted.authorized += part.amount();
+        }
+        count(counted);
+        filed.put(key + "/" + dedupeId, new Filed(true, "APPROVED", counted));
     }
 
     /**
@@ -256,8 +595,8 @@ public final class ReferenceModel {
     public void storedAuthorization(String key, String dedupeId, long amount, Instant bucket, String decision) {
         Counted counted = null;
         if (decision.equals("APPROVED")) {
-            counted = new Counted(bucket, amount);
-            countedByScopeKey.computeIfAbsent(key, k -> new ArrayList<>()).add(counted);
+            counted = new Counted(Map.of("key", key), bucket, amount, null);
+            count(counted);
         }
         filed.put(key + "/" + dedupeId, new Filed(true, decision, counted));
     }
@@ -270,12 +609,39 @@ public final class ReferenceModel {
     public long storedReversal(String key, String dedupeId, String reverses, long amount, String decision) {
         long count = 0;
         if (decision.equals("RELEASED")) {
-            Counted original = filed.get(key + "/" + reverses).counted();
-            original.remaining -= amount;
-            count = original.remaining == 0 ? 1 : 0;
+            count = filed.get(key + "/" + reverses).counted().release(amount)[1];
         }
         filed.put(key + "/" + dedupeId, new Filed(false, decision, null));
         return count;
+    }
+
+    /**
+     * What every scope key's hour buckets hold by the model: by scope key, by hour, {amount, count}; hours
+     * with nothing counted left out.
+     */
+    public Map<String, Map<Instant, List<Long>>> buckets() {
+        Map<String, Map<Instant, List<Long>>> buckets = new TreeMap<>();
+        countedByScopeKey.forEach((scopeKey, counted) -> {
+            Map<Instant, long[]> hours = new TreeMap<>();
+            for (Counted each : counted) {
+                for (Part part : each.parts) {
+                    hours.computeIfAbsent(part.hour, hour -> new long[2])[0] += part.counted();
+                }
+                if (each.countHour != null) {
+                    hours.computeIfAbsent(each.countHour, hour -> new long[2])[1]++;
+                }
+            }
+            Map<Instant, List<Long>> nonZero = new TreeMap<>();
+            hours.forEach((hour, tally) -> {
+                if (tally[0] != 0 || tally[1] != 0) {
+                    nonZero.put(hour, List.of(tally[0], tally[1]));
+                }
+            });
+            if (!nonZero.isEmpty()) {
+                buckets.put(scopeKey, nonZero);
+            }
+        });
+        return buckets;
     }
 
     private Map<String, long[]> usage(String scopeKey, Instant bucket) {
@@ -285,13 +651,21 @@ public final class ReferenceModel {
             long sum = 0;
             long count = 0;
             for (Counted counted : countedByScopeKey.getOrDefault(scopeKey, List.of())) {
-                if (!counted.bucket.isBefore(since) && counted.remaining > 0) {
-                    sum += counted.remaining;
+                for (Part part : counted.parts) {
+                    if (!part.hour.isBefore(since)) {
+                        sum += part.counted();
+                    }
+                }
+                if (counted.countHour != null && !counted.countHour.isBefore(since)) {
                     count++;
                 }
             }
             usage.put(window, new long[] {sum, count});
         }
         return usage;
+    }
+
+    private static Instant hourOf(Instant instant) {
+        return instant.truncatedTo(ChronoUnit.HOURS);
     }
 }

@@ -12,6 +12,9 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
@@ -24,11 +27,13 @@ import net.jqwik.api.constraints.IntRange;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Properties of the reader over random and hostile input: a valid event is read back
- * field for field; an event with one field broken is INVALID naming that field (or unreadable,
- * a dead letter) and never valid; arbitrary bytes and deep nesting never throw; and no problem or
- * error message carries a control character into a log line or a header. Tries are bounded so the
- * whole class runs in a few seconds.
+ * Properties of the reader over random and hostile input, for events of every type (authorizations,
+ * holds, reversals, captures and increments): a valid event is read back field for field, the follow-up
+ * and hold fields included; an event with one field broken is INVALID naming that field (or unreadable,
+ * a dead letter) and never valid; the follow-up and hold fields in any combination are valid only in the
+ * contract's shapes; arbitrary bytes and deep nesting never throw; and no problem or error message carries
+ * a control character into a log line or a header. Tries are bounded so the whole class runs in a few
+ * seconds.
  */
 class TransactionEventReaderPropertiesTest {
 
@@ -46,6 +51,13 @@ class TransactionEventReaderPropertiesTest {
         assertThat(event.amount()).isEqualTo(sent.amount());
         assertThat(event.currency()).isEqualTo("USD");
         assertThat(event.occurredAt()).isEqualTo(sent.occurredAt());
+        HostileValues.Shape shape = sent.shape();
+        assertThat(event.type()).isEqualTo(shape.eventType());
+        assertThat(event.reverses()).isEqualTo(shape.reverses());
+        assertThat(event.original()).isEqualTo(shape.original());
+        assertThat(event.originalId()).isEqualTo(shape.reverses() != null ? shape.reverses() : shape.original());
+        assertThat(event.holdExpiresAt()).isEqualTo(shape.holdExpiresAt());
+        assertThat(event.isFinal()).isEqualTo(shape.isFinal() == null || shape.isFinal());
     }
 
     /**
@@ -157,41 +169,201 @@ class TransactionEventReaderPropertiesTest {
     }
 
     /**
-     * type and reverses in any combination, hostile text included: an event is valid only as an
-     * authorization without reverses or as a reversal naming another event's dedupe_id, and otherwise
-     * INVALID naming exactly the field at fault (reverses is judged only once the type is known).
+     * type, reverses, original, hold_expires_at and final in any combination, hostile text included: an
+     * event is valid only in the contract's shapes (an authorization, optionally with hold_expires_at; a
+     * reversal naming another event's dedupe_id in reverses, original, or both when equal; a capture
+     * naming one in original, with final or without; an increment naming one in original, optionally with
+     * hold_expires_at), and otherwise INVALID naming exactly the fields at fault: when the type is not one
+     * of the four, the type and, judged as a timestamp after occurred_at, hold_expires_at.
      */
-    @Property(tries = 600)
-    void typeAndReversesAreValidOnlyInTheirTwoShapes(@ForAll("reversalFields") ReversalFields sent) {
+    @Property(tries = 1500)
+    void followUpFieldsAreValidOnlyInTheirShapes(@ForAll("followUpFields") FollowUpFields sent) {
         ReadResult result = read(sent.json());
 
-        String type =
-                sent.typeText() == null || sent.typeText().equals("null") ? "AUTHORIZATION" : unquoted(sent.typeText());
-        boolean absent = sent.reversesText() == null || sent.reversesText().equals("null");
-        String reverses = absent ? null : unquoted(sent.reversesText());
-        String faulty;
-        if (!"AUTHORIZATION".equals(type) && !"REVERSAL".equals(type)) {
-            faulty = "type";
-        } else if (type.equals("AUTHORIZATION")) {
-            faulty = absent ? null : "reverses";
-        } else {
-            boolean another = reverses != null
-                    && HostileValues.isUuid(reverses)
-                    && !UUID.fromString(reverses).equals(sent.event().dedupeId());
-            faulty = another ? null : "reverses";
-        }
-        if (faulty == null) {
+        Set<String> faulty = sent.expectedFaults();
+        if (faulty.isEmpty()) {
             assertThat(result).isInstanceOf(ReadResult.Valid.class);
             TransactionEvent event = ((ReadResult.Valid) result).event();
-            assertThat(event.type().name()).isEqualTo(type);
-            assertThat(event.reverses()).isEqualTo(reverses == null ? null : UUID.fromString(reverses));
+            assertThat(event.type().name()).isEqualTo(sent.type());
+            assertThat(event.reverses()).isEqualTo(sent.uuid(sent.reversesText()));
+            assertThat(event.original()).isEqualTo(sent.uuid(sent.originalText()));
+            assertThat(event.holdExpiresAt()).isEqualTo(sent.holdExpiresAt());
+            assertThat(event.isFinal()).isEqualTo(!"false".equals(sent.finalText()));
         } else {
             assertThat(result).isInstanceOf(ReadResult.Invalid.class);
             assertThat(((ReadResult.Invalid) result).errors())
                     .extracting(FieldError::field)
-                    .containsExactly(faulty);
+                    .containsExactlyInAnyOrderElementsOf(faulty);
         }
         assertSafeToLog(result);
+    }
+
+    /**
+     * An authorization without follow-up fields, given type, reverses, original, hold_expires_at and final as
+     * raw JSON text (null: left out); the JSON text "null" reads as absent for all of them.
+     */
+    record FollowUpFields(
+            HostileValues.Event event,
+            String typeText,
+            String reversesText,
+            String originalText,
+            String holdExpiresAtText,
+            String finalText) {
+
+        private static final List<String> TYPES = List.of("AUTHORIZATION", "REVERSAL", "CAPTURE", "INCREMENT");
+
+        String json() {
+            String json = event.json();
+            StringBuilder extra = new StringBuilder();
+            append(extra, "type", typeText);
+            append(extra, "reverses", reversesText);
+            append(extra, "original", originalText);
+            append(extra, "hold_expires_at", holdExpiresAtText);
+            append(extra, "final", finalText);
+            return json.substring(0, json.length() - 1) + extra + "}";
+        }
+
+        private static void append(StringBuilder json, String field, String text) {
+            if (text != null) {
+                json.append(",\"").append(field).append("\":").append(text);
+            }
+        }
+
+        private static boolean present(String text) {
+            return text != null && !text.equals("null");
+        }
+
+        /** The type named, AUTHORIZATION when absent; null when it names none of the four. */
+        String type() {
+            if (!present(typeText)) {
+                return "AUTHORIZATION";
+            }
+            String type = typeText.startsWith("\"") ? unquoted(typeText) : null;
+            return type != null && TYPES.contains(type) ? type : null;
+        }
+
+        /** The UUID a text names, when it is a UUID string other than the event's dedupe_id; else null. */
+        UUID uuid(String text) {
+            if (!present(text) || !text.startsWith("\"")) {
+                return null;
+            }
+            String value = unquoted(text);
+            return HostileValues.isUuid(value) && !UUID.fromString(value).equals(event.dedupeId())
+                    ? UUID.fromString(value)
+                    : null;
+        }
+
+        /** The instant of hold_expires_at when it is an RFC 3339 string; else null. */
+        Instant holdExpiresAt() {
+            if (!present(holdExpiresAtText) || !holdExpiresAtText.startsWith("\"")) {
+                return null;
+            }
+            try {
+                return OffsetDateTime.parse(unquoted(holdExpiresAtText), DateTimeFormatter.ISO_OFFSET_DATE_TIME)
+                        .toInstant();
+            } catch (DateTimeParseException notATimestamp) {
+                return null;
+            }
+        }
+
+        /** The fields the contract finds at fault, read from its rules alone. */
+        Set<String> expectedFaults() {
+            Set<String> faults = new LinkedHashSet<>();
+            String type = type();
+            boolean holdAtFault = present(holdExpiresAtText)
+                    && (holdExpiresAt() == null
+                            || !holdExpiresAt().isAfter(event.occurredAt())
+                            || holdExpiresAt().isAfter(event.occurredAt().plus(HostileValues.MAX_HOLD_TTL)));
+            if (type == null) {
+                faults.add("type");
+                if (holdAtFault) {
+                    faults.add("hold_expires_at");
+                }
+                return faults;
+            }
+            UUID reverses = uuid(reversesText);
+            if (present(reversesText) && (!type.equals("REVERSAL") || reverses == null)) {
+                faults.add("reverses");
+            }
+            UUID original = uuid(originalText);
+            if (type.equals("AUTHORIZATION")) {
+                if (present(originalText)) {
+                    faults.add("original");
+                }
+            } else if (present(originalText)) {
+                // a reversal naming both must name one original; reverses is compared only when valid
+                boolean another = type.equals("REVERSAL") && reverses != null && !reverses.equals(original);
+                if (original == null || another) {
+                    faults.add("original");
+                }
+            } else if (!type.equals("REVERSAL")) {
+                faults.add("original");
+            } else if (!present(reversesText)) {
+                faults.add("reverses");
+            }
+            if (present(holdExpiresAtText)
+                    && (!(type.equals("AUTHORIZATION") || type.equals("INCREMENT")) || holdAtFault)) {
+                faults.add("hold_expires_at");
+            }
+            if (present(finalText)
+                    && (!type.equals("CAPTURE") || !List.of("true", "false").contains(finalText))) {
+                faults.add("final");
+            }
+            return faults;
+        }
+    }
+
+    @Provide
+    Arbitrary<FollowUpFields> followUpFields() {
+        Arbitrary<String> types = Arbitraries.oneOf(
+                Arbitraries.just(null),
+                Arbitraries.of("null", "1", "true", "{}", "[]", "\"\"", "\"reversal\"", "\"EXPIRY\"", "\"CAPTURE \""),
+                Arbitraries.of("\"AUTHORIZATION\"", "\"REVERSAL\"", "\"CAPTURE\"", "\"INCREMENT\""),
+                Arbitraries.strings().ofMaxLength(20).map(HostileValues::quoted));
+        // OWN stands for the event's own dedupe_id; two fixed UUIDs, so that reverses and original are often
+        // the same
+        Arbitrary<String> originals = Arbitraries.oneOf(
+                Arbitraries.just(null),
+                Arbitraries.of("null", "7", "{}", "\"\"", OWN),
+                Arbitraries.of(
+                        HostileValues.quoted("9c2d7e1f-3a4b-4c5d-8e6f-7a8b9c0d1e2f"),
+                        HostileValues.quoted("1f0e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b")),
+                Arbitraries.strings().ofMaxLength(40).map(HostileValues::quoted));
+        long maxTtlMicros = HostileValues.MAX_HOLD_TTL.toNanos() / 1_000;
+        Arbitrary<HoldExpiry> holdExpiries = Arbitraries.oneOf(
+                Arbitraries.just(new HoldExpiry(null, null)),
+                Arbitraries.of("null", "\"tomorrow\"", "1772366400", "{}").map(text -> new HoldExpiry(text, null)),
+                Arbitraries.of(0L, -1_000_000L, maxTtlMicros, maxTtlMicros + 1, 1L, maxTtlMicros - 1)
+                        .map(micros -> new HoldExpiry(null, micros)),
+                Arbitraries.longs().between(1, maxTtlMicros).map(micros -> new HoldExpiry(null, micros)));
+        Arbitrary<String> finals = Arbitraries.oneOf(
+                Arbitraries.just(null), Arbitraries.of("null", "true", "false", "\"true\"", "1", "0", "{}"));
+        return Combinators.combine(HostileValues.authorizations(), types, originals, originals, holdExpiries, finals)
+                .as((event, type, reverses, original, holdExpiresAt, isFinal) -> new FollowUpFields(
+                        event,
+                        type,
+                        own(reverses, event),
+                        own(original, event),
+                        holdExpiresAt.text(event.occurredAt()),
+                        isFinal));
+    }
+
+    private static final String OWN = "OWN";
+
+    private static String own(String text, HostileValues.Event event) {
+        return OWN.equals(text) ? HostileValues.quoted(event.dedupeId().toString()) : text;
+    }
+
+    /** hold_expires_at as raw JSON text, or as microseconds after occurred_at; both null: left out. */
+    record HoldExpiry(String text, Long microsAfterOccurredAt) {
+
+        String text(Instant occurredAt) {
+            if (microsAfterOccurredAt == null) {
+                return text;
+            }
+            return HostileValues.quoted(
+                    occurredAt.plusNanos(microsAfterOccurredAt * 1_000).toString());
+        }
     }
 
     /**
@@ -233,43 +405,6 @@ class TransactionEventReaderPropertiesTest {
         return Combinators.combine(HostileValues.events(), texts).as(AccountIdText::new);
     }
 
-    /** An event with type and reverses given as raw JSON text (null: left out). */
-    record ReversalFields(HostileValues.Event event, String typeText, String reversesText) {
-
-        String json() {
-            String json = event.json();
-            StringBuilder extra = new StringBuilder();
-            if (typeText != null) {
-                extra.append(",\"type\":").append(typeText);
-            }
-            if (reversesText != null) {
-                extra.append(",\"reverses\":").append(reversesText);
-            }
-            return json.substring(0, json.length() - 1) + extra + "}";
-        }
-    }
-
-    @Provide
-    Arbitrary<ReversalFields> reversalFields() {
-        Arbitrary<String> types = Arbitraries.oneOf(
-                Arbitraries.just(null),
-                Arbitraries.of("null", "1", "true", "{}", "[]", "\"\"", "\"reversal\"", "\"REVERSAL \""),
-                Arbitraries.of("\"AUTHORIZATION\"", "\"REVERSAL\""),
-                Arbitraries.strings().ofMaxLength(20).map(HostileValues::quoted));
-        return HostileValues.events()
-                .flatMap(event -> Combinators.combine(
-                                types,
-                                Arbitraries.oneOf(
-                                        Arbitraries.just(null),
-                                        Arbitraries.of("null", "7", "{}", "\"\""),
-                                        Arbitraries.just(HostileValues.quoted(
-                                                event.dedupeId().toString())),
-                                        Arbitraries.create(UUID::randomUUID)
-                                                .map(id -> HostileValues.quoted(id.toString())),
-                                        Arbitraries.strings().ofMaxLength(40).map(HostileValues::quoted)))
-                        .as((type, reverses) -> new ReversalFields(event, type, reverses)));
-    }
-
     private static String unquoted(String jsonText) {
         return jsonText.startsWith("\"") ? JsonMapper.builder().build().readValue(jsonText, String.class) : jsonText;
     }
@@ -292,11 +427,17 @@ class TransactionEventReaderPropertiesTest {
         return HostileValues.events();
     }
 
+    /** Events of every type with one field broken: one of the seven every event has, or a follow-up field. */
     @Provide
     Arbitrary<Broken> brokenEvents() {
-        return Arbitraries.of(HostileValues.FIELDS)
+        Arbitrary<Broken> common = Arbitraries.of(HostileValues.FIELDS)
                 .flatMap(field -> Combinators.combine(HostileValues.events(), HostileValues.breaking(field))
                         .as((event, text) -> new Broken(event, field, text)));
+        Arbitrary<Broken> followUp = HostileValues.events()
+                .flatMap(event -> Arbitraries.of(HostileValues.FOLLOW_UP_FIELDS)
+                        .flatMap(field -> HostileValues.breakingFollowUp(field, event)
+                                .map(text -> new Broken(event, field, text))));
+        return Arbitraries.oneOf(common, followUp);
     }
 
     @Provide
@@ -350,5 +491,28 @@ class TransactionEventReaderPropertiesTest {
         assertThat(event.amount()).isBetween(1L, TransactionEventReader.MAX_AMOUNT);
         assertThat(event.currency()).isEqualTo("USD");
         assertThat(event.occurredAt()).isBeforeOrEqualTo(NOW.plus(MAX_CLOCK_SKEW));
+        EventType type = event.type();
+        if (event.reverses() != null) {
+            assertThat(type).isEqualTo(EventType.REVERSAL);
+        }
+        if (type == EventType.AUTHORIZATION) {
+            assertThat(event.original()).isNull();
+        }
+        if (type == EventType.CAPTURE || type == EventType.INCREMENT) {
+            assertThat(event.original()).isNotNull();
+        }
+        if (type.isFollowUp()) {
+            assertThat(event.originalId()).isNotNull().isNotEqualTo(event.dedupeId());
+        }
+        if (event.reverses() != null && event.original() != null) {
+            assertThat(event.original()).isEqualTo(event.reverses());
+        }
+        if (event.holdExpiresAt() != null) {
+            assertThat(type).isIn(EventType.AUTHORIZATION, EventType.INCREMENT);
+            assertThat(event.holdExpiresAt())
+                    .isAfter(event.occurredAt())
+                    .isBeforeOrEqualTo(event.occurredAt().plus(HostileValues.MAX_HOLD_TTL));
+        }
+        assertThat(event.isFinal() || type == EventType.CAPTURE).isTrue();
     }
 }

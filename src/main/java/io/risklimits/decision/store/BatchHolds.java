@@ -31,11 +31,16 @@ import java.util.function.Predicate;
  */
 final class BatchHolds {
 
+    // the place in its batch of an expiry of a hold decided before it
+    static final int BEFORE_EVERY_EVENT = -1;
+
     private final Instant bucket;
     private final Instant decidedAt;
     private final Map<RequestId, StoredOriginal> originals;
     private final Map<RequestId, HoldLedgers.Saved> ledgers = new LinkedHashMap<>();
     private final List<Decision> expiries = new ArrayList<>();
+    // the expiries of holds approved in the batch already due, by their authorization's place
+    private final Map<RequestId, Integer> expiryPlaces = new HashMap<>();
 
     BatchHolds(Instant bucket, Instant decidedAt, Map<RequestId, StoredOriginal> originals) {
         this.bucket = bucket;
@@ -58,10 +63,26 @@ final class BatchHolds {
         originals.put(id, new StoredOriginal(original, accountId, amount, currency));
     }
 
-    /** An approved authorization that is a hold: its ledger is written with the batch. */
-    void held(RequestId id, HoldLedger hold, UUID accountId, long amount, String currency) {
+    /**
+     * An approved authorization that is a hold: its ledger is written with the batch. A hold due already
+     * (its expiry not after the decision) expires at once, so no later decision, in this batch either,
+     * counts it; its expiry takes the authorization's place in the batch.
+     *
+     * @param place the authorization's place in the batch (its event's index)
+     */
+    void held(
+            RequestId id,
+            HoldLedger hold,
+            UUID accountId,
+            long amount,
+            String currency,
+            BatchCounts counts,
+            int place) {
         decided(id, hold, accountId, amount, currency);
         ledgers.put(id, new HoldLedgers.Saved(id, accountId, hold, false));
+        HoldPolicy.expire(hold, decidedAt)
+                .ifPresent(
+                        expiry -> expiryPlaces.put(RequestId.of(expire(id, originals.get(id), expiry, counts)), place));
     }
 
     /** A follow-up changed an original's ledger: written with the batch. */
@@ -140,6 +161,15 @@ final class BatchHolds {
     /** The ledgers as the batch leaves them. */
     Collection<HoldLedgers.Saved> ledgers() {
         return ledgers.values();
+    }
+
+    /**
+     * An expiry's place in the batch: its authorization's, for a hold the batch approved already due (the
+     * readers of the audit log order such an expiry after the authorization that shares its place);
+     * {@link #BEFORE_EVERY_EVENT} for any other.
+     */
+    int placeOf(Decision expiry) {
+        return expiryPlaces.getOrDefault(RequestId.of(expiry), BEFORE_EVERY_EVENT);
     }
 
     /** The expiries filed in the batch, to be sent by the sweep. */

@@ -41,11 +41,6 @@ import java.util.function.Predicate;
  */
 final class InOrderDecisions {
 
-    // an expiry's place in its batch: before every event of it, unless it expired a hold approved in the
-    // batch already past its expiry, which has its authorization's place (and sorts after it: see
-    // RequestLogLookup and AuditLogStream, which order a place's expiry last)
-    static final int EXPIRY_ORDER = -1;
-
     private final Instant bucket;
     private final Instant decidedAt;
     private final HoldTerms holdTerms;
@@ -61,7 +56,6 @@ final class InOrderDecisions {
     private final List<Decision> invalid = new ArrayList<>();
     private int validEvents;
     private final Map<RequestId, Integer> decidedOrder = new HashMap<>();
-    private final Map<RequestId, Integer> expiryOrder = new HashMap<>();
 
     /**
      * @param originals the originals the batch's follow-ups name, as read under the locks
@@ -164,10 +158,7 @@ final class InOrderDecisions {
             if (expiresAt != null) {
                 decision = decision.asHoldUntil(expiresAt);
                 HoldLedger hold = HoldLedger.hold(event.amount(), decidedAt, expiresAt);
-                holds.held(id, hold, event.accountId(), event.amount(), event.currency());
-                HoldPolicy.expire(hold, decidedAt)
-                        .ifPresent(expiry -> expiryOrder.put(
-                                RequestId.of(holds.expire(id, holds.original(id), expiry, counts)), index));
+                holds.held(id, hold, event.accountId(), event.amount(), event.currency(), counts, index);
             } else if (followUpsInBatch) {
                 holds.decided(
                         id,
@@ -289,15 +280,11 @@ final class InOrderDecisions {
         return validEvents;
     }
 
-    /**
-     * A decision's place in the batch: the index of its event; for an expiry {@link #EXPIRY_ORDER}, or its
-     * authorization's index when the batch approved the hold past its expiry.
-     */
+    /** A decision's place in the batch: the index of its event; an expiry's, {@link BatchHolds#placeOf}. */
     int decidedOrder(Decision decision) {
-        RequestId id = RequestId.of(decision);
         return decision.verdict() == Verdict.EXPIRED
-                ? expiryOrder.getOrDefault(id, EXPIRY_ORDER)
-                : decidedOrder.get(id);
+                ? holds.placeOf(decision)
+                : decidedOrder.get(RequestId.of(decision));
     }
 
     /** What the batch counts and gives back. */
