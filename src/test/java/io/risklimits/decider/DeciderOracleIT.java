@@ -57,7 +57,8 @@ import tools.jackson.databind.JsonNode;
  * naming a hold_expires_at; many of them expire within seconds, while the events are sent in waves, each
  * decided before the next is sent, so that captures, increments and reversals come before and after their
  * hold's expiry. The decision time is the database clock's, as every decision and audit row records it:
- * the model expires the holds due at a batch's decided_at before the batch's decisions, and an EXPIRED
+ * the model expires the holds due at a batch's decided_at before the batch's decisions (a hold approved
+ * already due, right after its authorization, where the audit log files its expiry), and an EXPIRED
  * decision (made by a batch or by the sweep) must be one the model made. At the end, when every short hold
  * has expired, every hour bucket of every scope key equals the model's.
  */
@@ -288,23 +289,14 @@ class DeciderOracleIT {
         Map<String, Integer> outcomes = new TreeMap<>();
         int approved = 0;
         int rejected = 0;
-        Instant batch = null;
-        // expiries filed at their batch's start that the model makes later in the batch: of holds it approved due
-        List<DecisionMessage> expiriesOfTheBatch = new ArrayList<>();
+        Map<String, Instant> decidedAt = new HashMap<>();
         for (DecidedRow row : decided) {
             String dedupeId = row.dedupeId();
             DecisionMessage first = byDedupe.get(dedupeId).get(0);
-            if (!row.decidedAt().equals(batch)) {
-                if (batch != null) {
-                    // a hold approved in the batch already due expires before the batch's next decision
-                    model.expire(batch);
-                }
-                expiriesOfTheBatch.forEach(expiry -> assertExpiry(expiry, expiring.get(expiry.dedupeId()), model));
-                expiriesOfTheBatch.clear();
-                batch = row.decidedAt();
-            }
-            // a decision made at or after a hold's expiry never counts it
-            model.expire(batch);
+            decidedAt.put(dedupeId, row.decidedAt());
+            // a decision made at or after a hold's expiry never counts it; a hold approved already due
+            // expires right after its authorization, where the audit log files its expiry
+            model.expire(row.decidedAt());
             assertThat(Instant.parse(first.json().get("decided_at").stringValue()))
                     .as("decided_at of %s", dedupeId)
                     .isEqualTo(row.decidedAt());
@@ -314,13 +306,10 @@ class DeciderOracleIT {
                 assertThat(authorization)
                         .as("the authorization of expiry %s", dedupeId)
                         .isNotNull();
-                if (model.expiriesNotTaken().contains(authorization.key() + "/" + authorization.dedupeId())) {
-                    assertExpiry(first, authorization, model);
-                } else {
-                    // a hold approved in this batch already due, expired before the batch's next decision:
-                    // the audit log files every expiry of a batch before the batch's events
-                    expiriesOfTheBatch.add(first);
-                    outcomes.merge("EXPIRY EXPIRED later in its batch", 1, Integer::sum);
+                assertExpiry(first, authorization, model);
+                if (row.decidedAt().equals(decidedAt.get(authorization.dedupeId()))) {
+                    // a hold approved already due
+                    outcomes.merge("EXPIRY EXPIRED in its authorization's batch", 1, Integer::sum);
                 }
                 continue;
             }
@@ -340,7 +329,8 @@ class DeciderOracleIT {
                 model.invalid(event.key(), dedupeId);
                 continue;
             }
-            Map<String, Map<String, ReferenceModel.Cap>> caps = capsByScope(event.key(), event.account());
+            Map<String, Map<String, ReferenceModel.Cap>> caps =
+                    capsByScope(event.key(), checkedAccount(model, event, authorizations));
             ReferenceModel.Expected expected = decide(model, event, row.decidedAt(), authorizations);
             assertThat(first.decision()).as("decision of %s", dedupeId).isEqualTo(expected.decision());
             assertReleased(first, expected, dedupeId);
@@ -363,10 +353,6 @@ class DeciderOracleIT {
                 rejected++;
             }
         }
-        if (batch != null) {
-            model.expire(batch);
-        }
-        expiriesOfTheBatch.forEach(expiry -> assertExpiry(expiry, expiring.get(expiry.dedupeId()), model));
         assertThat(model.expiriesNotTaken())
                 .as("holds the model expired without an EXPIRED decision")
                 .isEmpty();
@@ -405,20 +391,31 @@ class DeciderOracleIT {
                         event.isFinal(),
                         decidedAt);
             case "INCREMENT" -> {
-                // checked at the scopes the hold counts at: its authorization's account's
-                Sent original = authorizations.get(event.original());
-                String account = original != null && original.key().equals(key) ? original.account() : null;
+                // checked at the scopes the hold counts at (its authorization's account's), or without an
+                // approved original at those the increment names
                 yield model.increment(
                         key,
+                        event.account(),
                         event.dedupeId(),
                         event.original(),
                         event.amount(),
                         event.holdExpiresAt(),
                         decidedAt,
-                        capsByScope(key, account));
+                        capsByScope(key, checkedAccount(model, event, authorizations)));
             }
             default -> throw new IllegalArgumentException(event.type());
         };
+    }
+
+    /**
+     * The account whose scopes the event is checked at: an increment's, where its original was counted
+     * (that authorization's account), or without an approved original the one it names; any other
+     * event's, the one it names.
+     */
+    private static String checkedAccount(ReferenceModel model, Sent event, Map<String, Sent> authorizations) {
+        return event.type().equals("INCREMENT") && model.countsOriginal(event.key(), event.original())
+                ? authorizations.get(event.original()).account()
+                : event.account();
     }
 
     /** An outcome's name in the tally: a follow-up other than a reversal by its type, a capture by its kind. */
@@ -479,7 +476,7 @@ class DeciderOracleIT {
                 "CAPTURE counted anew",
                 "CAPTURE without an authorization",
                 "EXPIRY EXPIRED",
-                "EXPIRY EXPIRED later in its batch")) {
+                "EXPIRY EXPIRED in its authorization's batch")) {
             assertThat(outcomes).as("decisions ending %s", followUpOutcome).containsKey(followUpOutcome);
         }
     }
@@ -510,7 +507,7 @@ class DeciderOracleIT {
                 """
                 SELECT entity_id, channel_code, direction_code, dedupe_id, decided_at, type
                 FROM risk_request_log WHERE channel_code LIKE ? AND decided_at > ?
-                ORDER BY decided_at, decided_order
+                ORDER BY decided_at, decided_order, type = 'EXPIRY'
                 """,
                 (rs, row) -> new DecidedRow(
                         String.join(":", rs.getString(1), rs.getString(2), rs.getString(3)),
@@ -554,7 +551,7 @@ class DeciderOracleIT {
 
     /**
      * The scopes other than the key's with a window in force, each with its usage and limits; none at
-     * all for a follow-up.
+     * all for a reversal or a capture.
      */
     private static void assertScopes(
             DecisionMessage message,

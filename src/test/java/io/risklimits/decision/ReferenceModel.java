@@ -300,12 +300,7 @@ public final class ReferenceModel {
         Instant bucket = hourOf(decidedAt);
         Map<String, Map<String, long[]>> usageByScope = new LinkedHashMap<>();
         scopeKeys.forEach((scope, scopeKey) -> usageByScope.put(scope, usage(scopeKey, bucket)));
-        Map<String, Map<String, long[]>> reportedScopes = new LinkedHashMap<>();
-        usageByScope.forEach((scope, usage) -> {
-            if (!scope.equals("key") && !caps.getOrDefault(scope, Map.of()).isEmpty()) {
-                reportedScopes.put(scope, usage);
-            }
-        });
+        Map<String, Map<String, long[]>> reportedScopes = reported(usageByScope, caps);
         Map<String, long[]> keyUsage = usageByScope.get("key");
         for (Map.Entry<String, Map<String, long[]>> scope : usageByScope.entrySet()) {
             String reason =
@@ -332,6 +327,27 @@ public final class ReferenceModel {
         count(counted);
         filed.put(key + "/" + dedupeId, new Filed(true, "APPROVED", counted));
         return new Expected("APPROVED", null, keyUsage, null, null, reportedScopes, expiresAt, null, null);
+    }
+
+    // the usage of the scopes other than the key's that have a window in force
+    private static Map<String, Map<String, long[]>> reported(
+            Map<String, Map<String, long[]>> usageByScope, Map<String, Map<String, Cap>> caps) {
+        Map<String, Map<String, long[]>> reportedScopes = new LinkedHashMap<>();
+        usageByScope.forEach((scope, usage) -> {
+            if (!scope.equals("key") && !caps.getOrDefault(scope, Map.of()).isEmpty()) {
+                reportedScopes.put(scope, usage);
+            }
+        });
+        return reportedScopes;
+    }
+
+    /**
+     * Whether the authorization filed under the key was approved and counted: a follow-up of it acts, and
+     * an increment of it is checked, where it was counted; a follow-up of anything else where it names.
+     */
+    public boolean countsOriginal(String key, String original) {
+        Filed filedOriginal = filed.get(key + "/" + original);
+        return filedOriginal != null && filedOriginal.counted() != null;
     }
 
     private void count(Counted counted) {
@@ -473,12 +489,17 @@ public final class ReferenceModel {
      * against the hold's authorized total with it; no count limit refuses it. Approved, it is counted in the
      * current hour and may move the expiry.
      *
+     * Every increment reports the usage before it at the scopes it is checked at, rejected or not: those
+     * its original counts at, or, without an approved original, those the increment itself names.
+     *
+     * @param account the account the increment names; null when none
      * @param holdExpiresAt the increment's hold_expires_at; null keeps the hold's expiry
      * @param decidedAt the decision's instant; a hold due at it expires first
-     * @param caps the caps of each scope the hold counts at, by scope
+     * @param caps the caps of each scope it is checked at, by scope
      */
     public Expected increment(
             String key,
+            String account,
             String dedupeId,
             String original,
             long amount,
@@ -488,17 +509,21 @@ public final class ReferenceModel {
         Instant bucket = hourOf(decidedAt);
         Map<String, long[]> usage = usage(key, bucket);
         Filed filedOriginal = filed.get(key + "/" + original);
+        Counted counted = filedOriginal == null ? null : filedOriginal.counted();
+        Map<String, Map<String, long[]>> usageByScope = new LinkedHashMap<>();
+        (counted != null ? counted.scopeKeys : scopeKeys(key, account))
+                .forEach((scope, scopeKey) -> usageByScope.put(scope, usage(scopeKey, bucket)));
+        Map<String, Map<String, long[]>> scopes = reported(usageByScope, caps);
         filed.put(key + "/" + dedupeId, new Filed(false, "INCREMENT", null));
         if (filedOriginal == null) {
-            return new Expected("REJECTED", "ORIGINAL_NOT_FOUND", usage);
+            return new Expected("REJECTED", "ORIGINAL_NOT_FOUND", usage, null, null, scopes, null, null, null);
         }
-        Counted counted = filedOriginal.counted();
         if (counted == null || !counted.isHold()) {
-            return new Expected("REJECTED", "ORIGINAL_NOT_APPROVED", usage);
+            return new Expected("REJECTED", "ORIGINAL_NOT_APPROVED", usage, null, null, scopes, null, null, null);
         }
         expireIfDue(key, original, counted, decidedAt);
         if (counted.state != HoldState.OPEN) {
-            return new Expected("REJECTED", "HOLD_CLOSED", usage);
+            return new Expected("REJECTED", "HOLD_CLOSED", usage, null, null, scopes, null, null, null);
         }
         for (Map.Entry<String, String> scope : counted.scopeKeys.entrySet()) {
             String reason = firstFailure(
@@ -508,7 +533,8 @@ public final class ReferenceModel {
                     usage(scope.getValue(), bucket),
                     caps.getOrDefault(scope.getKey(), Map.of()));
             if (reason != null) {
-                return new Expected("REJECTED", prefixed(scope.getKey(), reason), usage);
+                return new Expected(
+                        "REJECTED", prefixed(scope.getKey(), reason), usage, null, null, scopes, null, null, null);
             }
         }
         counted.add(bucket, amount);
@@ -516,7 +542,7 @@ public final class ReferenceModel {
         if (holdExpiresAt != null) {
             counted.expiresAt = holdExpiresAt;
         }
-        return new Expected("APPROVED", null, usage, null, null, Map.of(), counted.expiresAt, null, null);
+        return new Expected("APPROVED", null, usage, null, null, scopes, counted.expiresAt, null, null);
     }
 
     /**
