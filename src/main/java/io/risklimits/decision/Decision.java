@@ -21,6 +21,8 @@ import java.util.UUID;
  *     for an expiry when the hold expired; null otherwise
  * @param captured for a CAPTURED capture, what it turned from held into spent; null otherwise
  * @param overCaptured for a CAPTURED capture, what it counted anew in the current hour; null otherwise
+ * @param conversion for an event in another currency than the limit currency, what it counted and at which
+ *     rate (every figure about what is counted is in the limit currency); null otherwise
  */
 public record Decision(
         UUID dedupeId,
@@ -40,6 +42,7 @@ public record Decision(
         Instant holdExpiresAt,
         Long captured,
         Long overCaptured,
+        Conversion conversion,
         boolean replayed) {
 
     public Decision {
@@ -63,6 +66,21 @@ public record Decision(
      */
     public static Decision limitChecked(
             TransactionEvent event, Outcome outcome, List<ScopeCheck> checks, Instant bucketTs, Instant decidedAt) {
+        return limitChecked(event, event.amount(), outcome, checks, bucketTs, decidedAt);
+    }
+
+    /**
+     * An authorization whose amount counts countedAmount in the limit currency (its amount, or converted
+     * from its currency), decided against the limits now at every scope it counts at; a conversion refused
+     * is the outcome of the shadow sets too.
+     */
+    public static Decision limitChecked(
+            TransactionEvent event,
+            long countedAmount,
+            Outcome outcome,
+            List<ScopeCheck> checks,
+            Instant bucketTs,
+            Instant decidedAt) {
         ScopeCheck key = checks.get(0);
         if (key.scope() != Scope.KEY) {
             throw new IllegalArgumentException("the business key's scope is checked first");
@@ -82,11 +100,41 @@ public record Decision(
                 decidedAt,
                 null,
                 null,
-                LimitPolicy.decideShadow(event.amount(), checks),
+                shadowOf(countedAmount, outcome, checks),
                 reported,
                 null,
                 null,
                 null);
+    }
+
+    private static Outcome shadowOf(long countedAmount, Outcome outcome, List<ScopeCheck> checks) {
+        Outcome shadow = LimitPolicy.decideShadow(countedAmount, checks);
+        boolean conversionRefused = outcome.reason() == Reason.NO_FX_RATE || outcome.reason() == Reason.FX_RATE_STALE;
+        return shadow != null && conversionRefused ? outcome : shadow;
+    }
+
+    /** This decision, of an event in another currency than the limit currency, counted as converted. */
+    public Decision convertedBy(Conversion by) {
+        return new Decision(
+                dedupeId,
+                fields,
+                verdict,
+                reason,
+                errors,
+                usage,
+                limits,
+                bucketTs,
+                decidedAt,
+                released,
+                remaining,
+                dedupeConflict,
+                shadow,
+                scopes,
+                holdExpiresAt,
+                captured,
+                overCaptured,
+                by,
+                replayed);
     }
 
     /** This authorization, approved as a hold that expires then. */
@@ -109,6 +157,7 @@ public record Decision(
                 expiresAt,
                 captured,
                 overCaptured,
+                conversion,
                 replayed);
     }
 
@@ -209,6 +258,7 @@ public record Decision(
                 holdExpiresAt,
                 captured,
                 overCaptured,
+                null,
                 false);
     }
 
@@ -228,6 +278,7 @@ public record Decision(
                 List.of(),
                 null,
                 List.of(),
+                null,
                 null,
                 null,
                 null,
@@ -263,6 +314,7 @@ public record Decision(
                 holdExpiresAt,
                 captured,
                 overCaptured,
+                conversion,
                 true);
     }
 

@@ -1,6 +1,7 @@
 package io.risklimits.decision.store;
 
 import io.risklimits.decision.BusinessKey;
+import io.risklimits.decision.Conversion;
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.EventFields;
 import io.risklimits.decision.EventType;
@@ -54,13 +55,13 @@ final class BatchHolds {
     }
 
     /** An event of the batch that a later follow-up of it may name: its ledger, or why it has none. */
-    void decided(RequestId id, Original original, UUID accountId, long amount, String currency) {
-        originals.put(id, new StoredOriginal(original, accountId, amount, currency));
+    void decided(RequestId id, Original original, UUID accountId, long amount, String currency, Conversion conversion) {
+        originals.put(id, new StoredOriginal(original, accountId, amount, currency, conversion));
     }
 
     /** An approved authorization that is a hold: its ledger is written with the batch. */
-    void held(RequestId id, HoldLedger hold, UUID accountId, long amount, String currency) {
-        decided(id, hold, accountId, amount, currency);
+    void held(RequestId id, HoldLedger hold, UUID accountId, long amount, String currency, Conversion conversion) {
+        decided(id, hold, accountId, amount, currency, conversion);
         ledgers.put(id, new HoldLedgers.Saved(id, accountId, hold, false));
     }
 

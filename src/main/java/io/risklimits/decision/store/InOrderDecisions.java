@@ -1,8 +1,10 @@
 package io.risklimits.decision.store;
 
 import io.risklimits.decision.BusinessKey;
+import io.risklimits.decision.Conversion;
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.EventType;
+import io.risklimits.decision.FxPolicy;
 import io.risklimits.decision.LimitPolicy;
 import io.risklimits.decision.Limits;
 import io.risklimits.decision.Outcome;
@@ -47,6 +49,7 @@ final class InOrderDecisions {
     private final Instant bucket;
     private final Instant decidedAt;
     private final HoldTerms holdTerms;
+    private final FxPolicy fx;
     private final Function<ScopeKey, Limits> limitsOf;
     private final Map<RequestId, Decision> known;
     private final BatchCounts counts;
@@ -70,6 +73,7 @@ final class InOrderDecisions {
             Instant decidedAt,
             WindowCalendar calendar,
             HoldTerms holdTerms,
+            FxPolicy fx,
             Function<ScopeKey, Limits> limitsOf,
             Map<RequestId, Decision> stored,
             Map<ScopeKey, Usage> usage,
@@ -78,6 +82,7 @@ final class InOrderDecisions {
         this.bucket = bucket;
         this.decidedAt = decidedAt;
         this.holdTerms = holdTerms;
+        this.fx = fx;
         this.limitsOf = limitsOf;
         this.known = new HashMap<>(stored);
         this.counts = new BatchCounts(bucket, calendar, usage);
@@ -121,7 +126,7 @@ final class InOrderDecisions {
                     decision = followUp(event);
                     if (followUpsInBatch) {
                         // a later follow-up in this batch may name it: it is not an approved authorization
-                        holds.decided(id, Original.NoLedger.NOT_APPROVED, null, 0, null);
+                        holds.decided(id, Original.NoLedger.NOT_APPROVED, null, 0, null, null);
                     }
                 } else {
                     decision = authorize(event, followUpsInBatch);
@@ -134,7 +139,7 @@ final class InOrderDecisions {
                 decision = fileInvalid((ReadResult.Invalid) read);
                 if (followUpsInBatch) {
                     // a later follow-up in this batch may name it: it is not an approved authorization
-                    holds.decided(id, Original.NoLedger.NOT_APPROVED, null, 0, null);
+                    holds.decided(id, Original.NoLedger.NOT_APPROVED, null, 0, null, null);
                 }
             }
             known.put(id, decision);
@@ -152,28 +157,36 @@ final class InOrderDecisions {
         for (ScopeKey key : scopeKeys) {
             checks.add(new ScopeCheck(key.scope(), counts.usageOf(key), limitsOf.apply(key)));
         }
-        Outcome outcome = LimitPolicy.decide(event.amount(), checks);
-        Decision decision = Decision.limitChecked(event, outcome, checks, bucket, decidedAt);
+        // from here on the amount counted is the converted one: buckets, running totals and ledger alike
+        FxPolicy.Counted counted = fx.count(event.amount(), event.currency(), decidedAt);
+        Outcome outcome = counted.isRefused()
+                ? new Outcome(Verdict.REJECTED, counted.refused())
+                : LimitPolicy.decide(counted.amount(), checks);
+        Decision decision = Decision.limitChecked(event, counted.amount(), outcome, checks, bucket, decidedAt);
+        if (counted.conversion() != null) {
+            decision = decision.convertedBy(counted.conversion());
+        }
         RequestId id = RequestId.of(event);
         if (outcome.isApproved()) {
             for (int i = 0; i < scopeKeys.size(); i++) {
-                counts.countAuthorization(scopeKeys.get(i), checks.get(i).usage(), event.amount());
+                counts.countAuthorization(scopeKeys.get(i), checks.get(i).usage(), counted.amount());
             }
             Instant expiresAt = holdTerms.expiryOf(event.businessKey().channel(), event.holdExpiresAt(), decidedAt);
             if (expiresAt != null) {
                 decision = decision.asHoldUntil(expiresAt);
-                HoldLedger hold = HoldLedger.hold(event.amount(), decidedAt, expiresAt);
-                holds.held(id, hold, event.accountId(), event.amount(), event.currency());
+                HoldLedger hold = HoldLedger.hold(counted.amount(), decidedAt, expiresAt);
+                holds.held(id, hold, event.accountId(), event.amount(), event.currency(), counted.conversion());
             } else if (followUpsInBatch) {
                 holds.decided(
                         id,
-                        HoldLedger.finalSpend(event.amount(), decidedAt),
+                        HoldLedger.finalSpend(counted.amount(), decidedAt),
                         event.accountId(),
                         event.amount(),
-                        event.currency());
+                        event.currency(),
+                        counted.conversion());
             }
         } else if (followUpsInBatch) {
-            holds.decided(id, Original.NoLedger.NOT_APPROVED, null, 0, null);
+            holds.decided(id, Original.NoLedger.NOT_APPROVED, null, 0, null, null);
         }
         authorizations.add(decision);
         return decision;
@@ -189,12 +202,30 @@ final class InOrderDecisions {
         RequestId originalId = new RequestId(key, event.originalId());
         StoredOriginal stored = holds.original(originalId);
         Original original = stored == null ? Original.NoLedger.NOT_FOUND : stored.original();
+        FxPolicy.Counted counted = countedOf(event, stored);
+        if (counted.isRefused()) {
+            Decision refused = Decision.followUp(
+                    event,
+                    Verdict.REJECTED,
+                    counted.refused(),
+                    before,
+                    limitsOf.apply(keyScope),
+                    bucket,
+                    decidedAt,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null);
+            followUps.add(refused);
+            return refused;
+        }
+        long amount = counted.amount();
         HoldOutcome outcome = switch (event.type()) {
-            case REVERSAL -> HoldPolicy.reverse(original, event.amount(), decidedAt);
-            case CAPTURE -> HoldPolicy.capture(original, event.amount(), event.isFinal(), decidedAt);
+            case REVERSAL -> HoldPolicy.reverse(original, amount, decidedAt);
+            case CAPTURE -> HoldPolicy.capture(original, amount, event.isFinal(), decidedAt);
             case INCREMENT ->
-                HoldPolicy.increment(
-                        original, event.amount(), decidedAt, event.holdExpiresAt(), limitOf(event, stored));
+                HoldPolicy.increment(original, amount, decidedAt, event.holdExpiresAt(), limitOf(amount, stored, key));
             default -> throw new IllegalArgumentException("not a follow-up: " + event.type());
         };
         if (outcome.expiredFirst() != null) {
@@ -221,22 +252,48 @@ final class InOrderDecisions {
                 outcome.verdict() == HoldVerdict.APPROVED ? ((HoldLedger) outcome.after()).expiresAt() : null,
                 outcome.verdict() == HoldVerdict.CAPTURED ? outcome.captured() : null,
                 outcome.verdict() == HoldVerdict.CAPTURED ? outcome.overCaptured() : null);
+        if (counted.conversion() != null) {
+            decision = decision.convertedBy(counted.conversion());
+        }
         followUps.add(decision);
         return decision;
     }
 
     // the first limit an increment of an open hold would exceed, at every scope the hold counts at; null when
     // the limits admit it, or when the hold admits no increment (the policy's answer then)
-    private Reason limitOf(TransactionEvent event, StoredOriginal stored) {
+    private Reason limitOf(long amount, StoredOriginal stored, BusinessKey businessKey) {
         if (stored == null || stored.ledger() == null) {
             return null;
         }
         List<ScopeCheck> checks = new ArrayList<>();
-        for (ScopeKey key : stored.countedAt(event.businessKey())) {
+        for (ScopeKey key : stored.countedAt(businessKey)) {
             checks.add(new ScopeCheck(key.scope(), counts.usageOf(key), limitsOf.apply(key)));
         }
-        long holdTotal = Math.addExact(stored.ledger().authorized(), event.amount());
-        return LimitPolicy.decideIncrement(event.amount(), holdTotal, checks).reason();
+        long holdTotal = Math.addExact(stored.ledger().authorized(), amount);
+        return LimitPolicy.decideIncrement(amount, holdTotal, checks).reason();
+    }
+
+    // What a follow-up counts in the limit currency, the one place its amount is converted: an approved
+    // original's follow-up must be in the original's currency and is converted at the original's rate
+    // (FxPolicy#followUpAmount); a capture without an approved authorization is counted anew like an
+    // authorization; any other follow-up releases nothing and counts nothing, its amount as it is.
+    private FxPolicy.Counted countedOf(TransactionEvent event, StoredOriginal stored) {
+        HoldLedger ledger = stored == null ? null : stored.ledger();
+        if (ledger == null) {
+            return event.type() == EventType.CAPTURE
+                    ? fx.count(event.amount(), event.currency(), decidedAt)
+                    : new FxPolicy.Counted(event.amount(), null, null);
+        }
+        if (!event.currency().equals(stored.currency())) {
+            return new FxPolicy.Counted(0, null, Reason.CURRENCY_MISMATCH);
+        }
+        Conversion rate = stored.conversion();
+        if (rate == null) {
+            return new FxPolicy.Counted(event.amount(), null, null);
+        }
+        long amount = fx.followUpAmount(
+                event.type(), event.amount(), event.currency(), rate, ledger.counted(), ledger.held());
+        return new FxPolicy.Counted(amount, rate.counting(amount), null);
     }
 
     // what a follow-up reports as released: a reversal's whenever it applied, a final capture's when it
