@@ -66,21 +66,6 @@ public record Decision(
      */
     public static Decision limitChecked(
             TransactionEvent event, Outcome outcome, List<ScopeCheck> checks, Instant bucketTs, Instant decidedAt) {
-        return limitChecked(event, event.amount(), outcome, checks, bucketTs, decidedAt);
-    }
-
-    /**
-     * An authorization whose amount counts countedAmount in the limit currency (its amount, or converted
-     * from its currency), decided against the limits now at every scope it counts at; a conversion refused
-     * is the outcome of the shadow sets too.
-     */
-    public static Decision limitChecked(
-            TransactionEvent event,
-            long countedAmount,
-            Outcome outcome,
-            List<ScopeCheck> checks,
-            Instant bucketTs,
-            Instant decidedAt) {
         ScopeCheck key = checks.get(0);
         if (key.scope() != Scope.KEY) {
             throw new IllegalArgumentException("the business key's scope is checked first");
@@ -100,41 +85,11 @@ public record Decision(
                 decidedAt,
                 null,
                 null,
-                shadowOf(countedAmount, outcome, checks),
+                LimitPolicy.decideShadow(event.amount(), checks),
                 reported,
                 null,
                 null,
                 null);
-    }
-
-    private static Outcome shadowOf(long countedAmount, Outcome outcome, List<ScopeCheck> checks) {
-        Outcome shadow = LimitPolicy.decideShadow(countedAmount, checks);
-        boolean conversionRefused = outcome.reason() == Reason.NO_FX_RATE || outcome.reason() == Reason.FX_RATE_STALE;
-        return shadow != null && conversionRefused ? outcome : shadow;
-    }
-
-    /** This decision, of an event in another currency than the limit currency, counted as converted. */
-    public Decision convertedBy(Conversion by) {
-        return new Decision(
-                dedupeId,
-                fields,
-                verdict,
-                reason,
-                errors,
-                usage,
-                limits,
-                bucketTs,
-                decidedAt,
-                released,
-                remaining,
-                dedupeConflict,
-                shadow,
-                scopes,
-                holdExpiresAt,
-                captured,
-                overCaptured,
-                by,
-                replayed);
     }
 
     /** This authorization, approved as a hold that expires then. */

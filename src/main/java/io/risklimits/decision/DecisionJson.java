@@ -73,15 +73,7 @@ public final class DecisionJson {
                 json.writeNumberProperty("captured", decision.captured());
                 json.writeNumberProperty("over_captured", decision.overCaptured());
             }
-            if (decision.conversion() != null) {
-                json.writeNumberProperty("counted_amount", decision.conversion().countedAmount());
-                json.writeObjectPropertyStart("fx");
-                json.writeStringProperty("currency", decision.conversion().currency());
-                json.writeStringProperty("rate", decision.conversion().rate().toPlainString());
-                json.writeStringProperty(
-                        "valid_from", decision.conversion().validFrom().toString());
-                json.writeEndObject();
-            }
+            ConversionJson.write(json, decision.conversion());
             if (decision.holdExpiresAt() != null) {
                 json.writeStringProperty(
                         "hold_expires_at", decision.holdExpiresAt().toString());

@@ -1,7 +1,6 @@
 package io.risklimits.decision.store;
 
 import io.risklimits.decision.BusinessKey;
-import io.risklimits.decision.Conversion;
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.EventFields;
 import io.risklimits.decision.EventType;
@@ -12,7 +11,6 @@ import io.risklimits.decision.hold.HoldLedger;
 import io.risklimits.decision.hold.HoldOutcome;
 import io.risklimits.decision.hold.HoldPolicy;
 import io.risklimits.decision.hold.HoldTerms;
-import io.risklimits.decision.hold.Original;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -22,7 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.function.Predicate;
 
 /**
@@ -55,14 +52,14 @@ final class BatchHolds {
     }
 
     /** An event of the batch that a later follow-up of it may name: its ledger, or why it has none. */
-    void decided(RequestId id, Original original, UUID accountId, long amount, String currency, Conversion conversion) {
-        originals.put(id, new StoredOriginal(original, accountId, amount, currency, conversion));
+    void decided(RequestId id, StoredOriginal original) {
+        originals.put(id, original);
     }
 
     /** An approved authorization that is a hold: its ledger is written with the batch. */
-    void held(RequestId id, HoldLedger hold, UUID accountId, long amount, String currency, Conversion conversion) {
-        decided(id, hold, accountId, amount, currency, conversion);
-        ledgers.put(id, new HoldLedgers.Saved(id, accountId, hold, false));
+    void held(RequestId id, StoredOriginal hold) {
+        decided(id, hold);
+        ledgers.put(id, new HoldLedgers.Saved(id, hold.accountId(), hold.ledger(), false));
     }
 
     /** A follow-up changed an original's ledger: written with the batch. */

@@ -1,7 +1,7 @@
 package io.risklimits.decision.store;
 
 import io.risklimits.decision.BusinessKey;
-import io.risklimits.decision.Conversion;
+import io.risklimits.decision.ConvertedDecisions;
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.EventType;
 import io.risklimits.decision.FxPolicy;
@@ -12,7 +12,6 @@ import io.risklimits.decision.ReadResult;
 import io.risklimits.decision.Reason;
 import io.risklimits.decision.ScopeCheck;
 import io.risklimits.decision.ScopeKey;
-import io.risklimits.decision.Tally;
 import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.Usage;
 import io.risklimits.decision.Verdict;
@@ -20,6 +19,7 @@ import io.risklimits.decision.WindowCalendar;
 import io.risklimits.decision.hold.HoldLedger;
 import io.risklimits.decision.hold.HoldOutcome;
 import io.risklimits.decision.hold.HoldPolicy;
+import io.risklimits.decision.hold.HoldReason.HoldRule;
 import io.risklimits.decision.hold.HoldTerms;
 import io.risklimits.decision.hold.HoldVerdict;
 import io.risklimits.decision.hold.Original;
@@ -49,7 +49,7 @@ final class InOrderDecisions {
     private final Instant bucket;
     private final Instant decidedAt;
     private final HoldTerms holdTerms;
-    private final FxPolicy fx;
+    private final CountedAmounts amounts;
     private final Function<ScopeKey, Limits> limitsOf;
     private final Map<RequestId, Decision> known;
     private final BatchCounts counts;
@@ -82,7 +82,7 @@ final class InOrderDecisions {
         this.bucket = bucket;
         this.decidedAt = decidedAt;
         this.holdTerms = holdTerms;
-        this.fx = fx;
+        this.amounts = new CountedAmounts(fx, decidedAt);
         this.limitsOf = limitsOf;
         this.known = new HashMap<>(stored);
         this.counts = new BatchCounts(bucket, calendar, usage);
@@ -126,7 +126,7 @@ final class InOrderDecisions {
                     decision = followUp(event);
                     if (followUpsInBatch) {
                         // a later follow-up in this batch may name it: it is not an approved authorization
-                        holds.decided(id, Original.NoLedger.NOT_APPROVED, null, 0, null, null);
+                        holds.decided(id, StoredOriginal.NOT_APPROVED);
                     }
                 } else {
                     decision = authorize(event, followUpsInBatch);
@@ -139,7 +139,7 @@ final class InOrderDecisions {
                 decision = fileInvalid((ReadResult.Invalid) read);
                 if (followUpsInBatch) {
                     // a later follow-up in this batch may name it: it is not an approved authorization
-                    holds.decided(id, Original.NoLedger.NOT_APPROVED, null, 0, null, null);
+                    holds.decided(id, StoredOriginal.NOT_APPROVED);
                 }
             }
             known.put(id, decision);
@@ -157,36 +157,30 @@ final class InOrderDecisions {
         for (ScopeKey key : scopeKeys) {
             checks.add(new ScopeCheck(key.scope(), counts.usageOf(key), limitsOf.apply(key)));
         }
-        // from here on the amount counted is the converted one: buckets, running totals and ledger alike
-        FxPolicy.Counted counted = fx.count(event.amount(), event.currency(), decidedAt);
-        Outcome outcome = counted.isRefused()
-                ? new Outcome(Verdict.REJECTED, counted.refused())
-                : LimitPolicy.decide(counted.amount(), checks);
-        Decision decision = Decision.limitChecked(event, counted.amount(), outcome, checks, bucket, decidedAt);
-        if (counted.conversion() != null) {
-            decision = decision.convertedBy(counted.conversion());
-        }
+        FxPolicy.Counted counted = amounts.ofAuthorization(event);
+        long amount = counted.amount();
+        Outcome outcome =
+                counted.isRefused() ? Outcome.rejectedFor(counted.refused()) : LimitPolicy.decide(amount, checks);
+        Decision decision = ConvertedDecisions.limitChecked(event, counted, outcome, checks, bucket, decidedAt);
         RequestId id = RequestId.of(event);
         if (outcome.isApproved()) {
             for (int i = 0; i < scopeKeys.size(); i++) {
-                counts.countAuthorization(scopeKeys.get(i), checks.get(i).usage(), counted.amount());
+                counts.countAuthorization(scopeKeys.get(i), checks.get(i).usage(), amount);
             }
             Instant expiresAt = holdTerms.expiryOf(event.businessKey().channel(), event.holdExpiresAt(), decidedAt);
+            HoldLedger ledger = expiresAt != null
+                    ? HoldLedger.hold(amount, decidedAt, expiresAt)
+                    : HoldLedger.finalSpend(amount, decidedAt);
+            StoredOriginal stored = new StoredOriginal(
+                    ledger, event.accountId(), event.amount(), event.currency(), counted.conversion());
             if (expiresAt != null) {
                 decision = decision.asHoldUntil(expiresAt);
-                HoldLedger hold = HoldLedger.hold(counted.amount(), decidedAt, expiresAt);
-                holds.held(id, hold, event.accountId(), event.amount(), event.currency(), counted.conversion());
+                holds.held(id, stored);
             } else if (followUpsInBatch) {
-                holds.decided(
-                        id,
-                        HoldLedger.finalSpend(counted.amount(), decidedAt),
-                        event.accountId(),
-                        event.amount(),
-                        event.currency(),
-                        counted.conversion());
+                holds.decided(id, stored);
             }
         } else if (followUpsInBatch) {
-            holds.decided(id, Original.NoLedger.NOT_APPROVED, null, 0, null, null);
+            holds.decided(id, StoredOriginal.NOT_APPROVED);
         }
         authorizations.add(decision);
         return decision;
@@ -202,32 +196,19 @@ final class InOrderDecisions {
         RequestId originalId = new RequestId(key, event.originalId());
         StoredOriginal stored = holds.original(originalId);
         Original original = stored == null ? Original.NoLedger.NOT_FOUND : stored.original();
-        FxPolicy.Counted counted = countedOf(event, stored);
-        if (counted.isRefused()) {
-            Decision refused = Decision.followUp(
-                    event,
-                    Verdict.REJECTED,
-                    counted.refused(),
-                    before,
-                    limitsOf.apply(keyScope),
-                    bucket,
-                    decidedAt,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null);
-            followUps.add(refused);
-            return refused;
-        }
+        FxPolicy.Counted counted = amounts.ofFollowUp(event, stored);
         long amount = counted.amount();
-        HoldOutcome outcome = switch (event.type()) {
-            case REVERSAL -> HoldPolicy.reverse(original, amount, decidedAt);
-            case CAPTURE -> HoldPolicy.capture(original, amount, event.isFinal(), decidedAt);
-            case INCREMENT ->
-                HoldPolicy.increment(original, amount, decidedAt, event.holdExpiresAt(), limitOf(amount, stored, key));
-            default -> throw new IllegalArgumentException("not a follow-up: " + event.type());
-        };
+        HoldOutcome outcome = counted.isRefused()
+                ? HoldPolicy.refused(
+                        original, HoldRule.valueOf(counted.refused().name()))
+                : switch (event.type()) {
+                    case REVERSAL -> HoldPolicy.reverse(original, amount, decidedAt);
+                    case CAPTURE -> HoldPolicy.capture(original, amount, event.isFinal(), decidedAt);
+                    case INCREMENT ->
+                        HoldPolicy.increment(
+                                original, amount, decidedAt, event.holdExpiresAt(), limitOf(event, amount, stored));
+                    default -> throw new IllegalArgumentException("not a follow-up: " + event.type());
+                };
         if (outcome.expiredFirst() != null) {
             holds.expire(originalId, stored, outcome.expiredFirst(), counts);
         }
@@ -237,77 +218,39 @@ final class InOrderDecisions {
         if (outcome.verdict() != HoldVerdict.REJECTED && outcome.after() instanceof HoldLedger after) {
             holds.changed(originalId, stored, after);
         }
-        Decision decision = Decision.followUp(
-                event,
-                verdictOf(outcome.verdict()),
-                outcome.reason() == null
-                        ? null
-                        : Reason.valueOf(outcome.reason().code()),
-                before,
-                limitsOf.apply(keyScope),
-                bucket,
-                decidedAt,
-                releasedOf(event, outcome),
-                event.type() == EventType.INCREMENT ? null : outcome.remaining(),
-                outcome.verdict() == HoldVerdict.APPROVED ? ((HoldLedger) outcome.after()).expiresAt() : null,
-                outcome.verdict() == HoldVerdict.CAPTURED ? outcome.captured() : null,
-                outcome.verdict() == HoldVerdict.CAPTURED ? outcome.overCaptured() : null);
-        if (counted.conversion() != null) {
-            decision = decision.convertedBy(counted.conversion());
-        }
+        Decision decision = ConvertedDecisions.followUp(
+                Decision.followUp(
+                        event,
+                        outcome.publishedVerdict(),
+                        outcome.reason() == null
+                                ? null
+                                : Reason.valueOf(outcome.reason().code()),
+                        before,
+                        limitsOf.apply(keyScope),
+                        bucket,
+                        decidedAt,
+                        outcome.reportedReleased(),
+                        event.type() == EventType.INCREMENT ? null : outcome.remaining(),
+                        outcome.verdict() == HoldVerdict.APPROVED ? ((HoldLedger) outcome.after()).expiresAt() : null,
+                        outcome.verdict() == HoldVerdict.CAPTURED ? outcome.captured() : null,
+                        outcome.verdict() == HoldVerdict.CAPTURED ? outcome.overCaptured() : null),
+                counted.conversion());
         followUps.add(decision);
         return decision;
     }
 
     // the first limit an increment of an open hold would exceed, at every scope the hold counts at; null when
     // the limits admit it, or when the hold admits no increment (the policy's answer then)
-    private Reason limitOf(long amount, StoredOriginal stored, BusinessKey businessKey) {
+    private Reason limitOf(TransactionEvent event, long amount, StoredOriginal stored) {
         if (stored == null || stored.ledger() == null) {
             return null;
         }
         List<ScopeCheck> checks = new ArrayList<>();
-        for (ScopeKey key : stored.countedAt(businessKey)) {
+        for (ScopeKey key : stored.countedAt(event.businessKey())) {
             checks.add(new ScopeCheck(key.scope(), counts.usageOf(key), limitsOf.apply(key)));
         }
         long holdTotal = Math.addExact(stored.ledger().authorized(), amount);
         return LimitPolicy.decideIncrement(amount, holdTotal, checks).reason();
-    }
-
-    // What a follow-up counts in the limit currency, the one place its amount is converted: an approved
-    // original's follow-up must be in the original's currency and is converted at the original's rate
-    // (FxPolicy#followUpAmount); a capture without an approved authorization is counted anew like an
-    // authorization; any other follow-up releases nothing and counts nothing, its amount as it is.
-    private FxPolicy.Counted countedOf(TransactionEvent event, StoredOriginal stored) {
-        HoldLedger ledger = stored == null ? null : stored.ledger();
-        if (ledger == null) {
-            return event.type() == EventType.CAPTURE
-                    ? fx.count(event.amount(), event.currency(), decidedAt)
-                    : new FxPolicy.Counted(event.amount(), null, null);
-        }
-        if (!event.currency().equals(stored.currency())) {
-            return new FxPolicy.Counted(0, null, Reason.CURRENCY_MISMATCH);
-        }
-        Conversion rate = stored.conversion();
-        if (rate == null) {
-            return new FxPolicy.Counted(event.amount(), null, null);
-        }
-        long amount = fx.followUpAmount(
-                event.type(), event.amount(), event.currency(), rate, ledger.counted(), ledger.held());
-        return new FxPolicy.Counted(amount, rate.counting(amount), null);
-    }
-
-    // what a follow-up reports as released: a reversal's whenever it applied, a final capture's when it
-    // gave back what was still held
-    private static Tally releasedOf(TransactionEvent event, HoldOutcome outcome) {
-        return switch (outcome.verdict()) {
-            case RELEASED -> outcome.released();
-            case CAPTURED -> outcome.releases().isEmpty() ? null : outcome.released();
-            default -> null;
-        };
-    }
-
-    private static Verdict verdictOf(HoldVerdict verdict) {
-        return Verdict.valueOf(verdict.name());
     }
 
     private Decision fileInvalid(ReadResult.Invalid read) {

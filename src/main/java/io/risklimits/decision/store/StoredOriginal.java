@@ -17,6 +17,9 @@ import java.util.UUID;
  */
 record StoredOriginal(Original original, UUID accountId, long amount, String currency, Conversion conversion) {
 
+    /** An event decided in the batch that is not an approved authorization. */
+    static final StoredOriginal NOT_APPROVED = new StoredOriginal(Original.NoLedger.NOT_APPROVED, null, 0, null, null);
+
     /** The same original as a follow-up or an expiry left it. */
     StoredOriginal with(Original after) {
         return new StoredOriginal(after, accountId, amount, currency, conversion);
