@@ -1,6 +1,7 @@
 package io.risklimits.decision.store;
 
 import io.risklimits.decision.BusinessKey;
+import io.risklimits.decision.ConvertedDecisions;
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.EventFields;
 import io.risklimits.decision.EventType;
@@ -119,7 +120,7 @@ final class BatchHolds {
                 EventType.AUTHORIZATION,
                 null,
                 hold.accountId());
-        return ExpiryDecision.of(
+        Decision expiry = ExpiryDecision.of(
                 HoldTerms.expiryId(id.dedupeId()),
                 id.dedupeId(),
                 authorization,
@@ -128,6 +129,9 @@ final class BatchHolds {
                 after.counted(),
                 bucket,
                 decidedAt);
+        // a hold in another currency: what it gave back, at the rate it was counted at
+        return ConvertedDecisions.followUp(
+                expiry, hold.conversion() == null ? null : hold.conversion().counting(released.amount()));
     }
 
     /** The ledgers as the batch leaves them. */

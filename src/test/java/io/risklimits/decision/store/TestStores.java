@@ -41,6 +41,11 @@ final class TestStores {
         return batchDecisionStore(dataSource, Clock.systemUTC(), new SimpleMeterRegistry(), fx);
     }
 
+    /** A store on the given clock that converts other currencies than USD by the given policy. */
+    static BatchDecisionStore batchDecisionStore(DataSource dataSource, Clock clock, FxPolicy fx) {
+        return batchDecisionStore(dataSource, clock, new SimpleMeterRegistry(), fx);
+    }
+
     private static BatchDecisionStore batchDecisionStore(
             DataSource dataSource, Clock clock, MeterRegistry registry, FxPolicy fx) {
         JdbcTemplate db = new JdbcTemplate(dataSource);
