@@ -31,7 +31,9 @@ public final class AuditLogStream {
     // the first statement of the transaction, so the whole read sees one snapshot
     private static final String ONE_SNAPSHOT = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY";
 
-    // bucket_hour: the bucket in hours since the epoch; a timestamp without zone is UTC here
+    // bucket_hour: the bucket in hours since the epoch; a timestamp without zone is UTC here. amount: what
+    // the decision counted, as stored with it (a decision in another currency: its counted_amount, never
+    // converted again)
     private static final String SELECT_HISTORIES = """
             WITH period_keys AS (
                 SELECT DISTINCT entity_id, channel_code, direction_code
@@ -40,7 +42,8 @@ public final class AuditLogStream {
                   AND decision <> 'INVALID'
             )
             SELECT log.entity_id, log.channel_code, log.direction_code, log.dedupe_id, log.type, log.decision,
-                   log.reason, log.amount, log.reverses, log.released_amount, log.released_count,
+                   log.reason, coalesce(log.counted_amount, log.amount) AS amount, log.reverses,
+                   log.released_amount, log.released_count,
                    CAST(extract(epoch FROM log.bucket_ts) AS bigint) / 3600 AS bucket_hour,
                    log.decided_at >= :from AS in_period, log.decided_at, log.original, log.hold_expires_at,
                    log.asked_hold_expires_at, log.final, log.captured, log.over_captured
@@ -56,7 +59,8 @@ public final class AuditLogStream {
     // expiry that shares its authorization's place comes after it)
     private static final String SELECT_IN_DECISION_ORDER = """
             SELECT log.entity_id, log.channel_code, log.direction_code, log.account_id, log.dedupe_id, log.type,
-                   log.decision, log.reason, log.amount, log.reverses, log.released_amount, log.released_count,
+                   log.decision, log.reason, coalesce(log.counted_amount, log.amount) AS amount, log.reverses,
+                   log.released_amount, log.released_count,
                    CAST(extract(epoch FROM log.bucket_ts) AS bigint) / 3600 AS bucket_hour,
                    log.decided_at >= :from AS in_period, log.decided_at, log.original, log.hold_expires_at,
                    log.asked_hold_expires_at, log.final, log.captured, log.over_captured

@@ -1,6 +1,7 @@
 package io.risklimits.backtest;
 
 import io.risklimits.decision.EventType;
+import io.risklimits.decision.Outcome;
 import io.risklimits.decision.Reason;
 import io.risklimits.decision.Verdict;
 import java.time.Instant;
@@ -230,6 +231,16 @@ public record AuditRow(
 
     boolean isAuthorization() {
         return type == EventType.AUTHORIZATION;
+    }
+
+    /**
+     * Rejected because its amount could not be counted in the limit currency (no rate, a stale one): no
+     * limit would have admitted it, so a replay rejects it again for the same reason.
+     */
+    Outcome uncountable() {
+        return storedReason == Reason.NO_FX_RATE || storedReason == Reason.FX_RATE_STALE
+                ? Outcome.rejectedFor(storedReason)
+                : null;
     }
 
     private static Instant startOf(long bucketHour) {

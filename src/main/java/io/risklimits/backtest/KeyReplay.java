@@ -63,7 +63,9 @@ final class KeyReplay {
     }
 
     private void authorize(AuditRow row) {
-        Outcome outcome = LimitPolicy.decide(row.amount(), state.usageAt(row.bucketHour()), limits);
+        Outcome outcome = row.uncountable() != null
+                ? row.uncountable()
+                : LimitPolicy.decide(row.amount(), state.usageAt(row.bucketHour()), limits);
         if (outcome.isApproved()) {
             holds.approved(row.dedupeId(), row, state);
         } else {

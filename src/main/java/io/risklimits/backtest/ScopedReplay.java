@@ -101,7 +101,9 @@ final class ScopedReplay {
 
     private void authorize(ScopedRow scoped, Counts counts) {
         AuditRow row = scoped.row();
-        Outcome outcome = LimitPolicy.decide(row.amount(), checksAt(scoped.countedAt(), row.bucketHour()));
+        Outcome outcome = row.uncountable() != null
+                ? row.uncountable()
+                : LimitPolicy.decide(row.amount(), checksAt(scoped.countedAt(), row.bucketHour()));
         if (outcome.isApproved()) {
             countedAt.put(idOf(scoped), scoped.countedAt());
             holds.approved(idOf(scoped), row, state.bucketsOf(scoped.countedAt()));

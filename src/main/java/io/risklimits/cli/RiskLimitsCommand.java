@@ -16,6 +16,7 @@ import picocli.CommandLine.ScopeType;
                 + "1 operation failed (not found, unreachable, timed out), 2 bad arguments.",
         subcommands = {
             LimitsCommand.class,
+            RatesCommand.class,
             ExplainCommand.class,
             HoldsCommand.class,
             UsageCommand.class,

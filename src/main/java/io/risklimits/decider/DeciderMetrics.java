@@ -9,6 +9,8 @@ import io.risklimits.decision.Outcome;
 import io.risklimits.decision.Reason;
 import io.risklimits.decision.Scope;
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -33,6 +35,10 @@ class DeciderMetrics {
     private final Map<String, Counter> shadowEvaluated = new ConcurrentHashMap<>();
     private final Map<String, Counter> shadowChanged = new ConcurrentHashMap<>();
 
+    // new decisions per event currency (ISO 4217 codes: bounded), and conversions refused per reason
+    private final Map<String, Counter> byCurrency = new ConcurrentHashMap<>();
+    private final Map<Reason, Counter> conversionsRefused = new EnumMap<>(Reason.class);
+
     private final Counter holdsExpired;
     private final Counter overCapturedAmount;
     private final AtomicLong sweepLagSeconds = new AtomicLong();
@@ -40,6 +46,16 @@ class DeciderMetrics {
 
     DeciderMetrics(MeterRegistry meters) {
         this.meters = meters;
+        // every reason registered at once, so each series exists (at 0) before the first refusal
+        for (Reason reason : List.of(Reason.NO_FX_RATE, Reason.FX_RATE_STALE, Reason.CURRENCY_MISMATCH)) {
+            conversionsRefused.put(
+                    reason,
+                    Counter.builder("risk.fx.conversions.refused")
+                            .description("decisions refused because their amount could not be counted in the limit"
+                                    + " currency: no rate, a stale rate, a follow-up in another currency")
+                            .tag("reason", reason.name())
+                            .register(meters));
+        }
         this.holdsExpired = Counter.builder("risk.holds.expired")
                 .description("holds this instance's sweep expired, each once")
                 .register(meters);
@@ -99,6 +115,9 @@ class DeciderMetrics {
                                 .tag("replayed", Boolean.toString(decision.replayed()))
                                 .register(meters))
                 .increment();
+        if (!decision.replayed()) {
+            countCurrency(decision);
+        }
         if (decision.replayed()) {
             dedupeHits.increment();
         } else if (decision.released() != null) {
@@ -115,6 +134,24 @@ class DeciderMetrics {
         }
         if (recordTimestampMillis > 0) {
             latency.record(Duration.ofMillis(Math.max(0, System.currentTimeMillis() - recordTimestampMillis)));
+        }
+    }
+
+    private void countCurrency(Decision decision) {
+        String currency = decision.fields().currency() == null
+                ? "none"
+                : decision.fields().currency();
+        byCurrency
+                .computeIfAbsent(
+                        currency,
+                        code -> Counter.builder("risk.decisions.by.currency")
+                                .description("decisions made (not replays), by the event's currency")
+                                .tag("currency", code)
+                                .register(meters))
+                .increment();
+        Counter refused = decision.reason() == null ? null : conversionsRefused.get(decision.reason());
+        if (refused != null) {
+            refused.increment();
         }
     }
 

@@ -22,6 +22,8 @@ import java.util.UUID;
  *     for an expiry when the hold expired; null otherwise
  * @param captured for a CAPTURED capture, what it turned from held into spent; null otherwise
  * @param overCaptured for a CAPTURED capture, what it counted anew in the current hour; null otherwise
+ * @param conversion for an event in another currency than the limit currency, what it counted and at which
+ *     rate (every figure about what is counted is in the limit currency); null otherwise
  */
 public record Decision(
         UUID dedupeId,
@@ -41,6 +43,7 @@ public record Decision(
         Instant holdExpiresAt,
         Long captured,
         Long overCaptured,
+        Conversion conversion,
         boolean replayed) {
 
     public Decision {
@@ -99,7 +102,7 @@ public record Decision(
 
     /** The amount this decision counts, in the limit currency. */
     public long countedAmount() {
-        return fields.amount();
+        return conversion == null ? fields.amount() : conversion.countedAmount();
     }
 
     /** What one more authorization of this key could take right after this decision ({@link Available#after}). */
@@ -127,6 +130,7 @@ public record Decision(
                 expiresAt,
                 captured,
                 overCaptured,
+                conversion,
                 replayed);
     }
 
@@ -229,6 +233,7 @@ public record Decision(
                 holdExpiresAt,
                 captured,
                 overCaptured,
+                null,
                 false);
     }
 
@@ -248,6 +253,7 @@ public record Decision(
                 List.of(),
                 null,
                 List.of(),
+                null,
                 null,
                 null,
                 null,
@@ -283,6 +289,7 @@ public record Decision(
                 holdExpiresAt,
                 captured,
                 overCaptured,
+                conversion,
                 true);
     }
 

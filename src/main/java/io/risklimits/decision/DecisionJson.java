@@ -73,6 +73,7 @@ public final class DecisionJson {
                 json.writeNumberProperty("captured", decision.captured());
                 json.writeNumberProperty("over_captured", decision.overCaptured());
             }
+            ConversionJson.write(json, decision.conversion());
             if (decision.holdExpiresAt() != null) {
                 json.writeStringProperty(
                         "hold_expires_at", decision.holdExpiresAt().toString());

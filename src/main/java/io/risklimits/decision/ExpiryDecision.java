@@ -59,6 +59,7 @@ public final class ExpiryDecision {
                 expiresAt,
                 null,
                 null,
+                null,
                 false);
     }
 }

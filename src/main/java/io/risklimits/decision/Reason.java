@@ -65,5 +65,11 @@ public enum Reason {
     EXCEEDS_REMAINING,
     /** An increment names a hold that expired, was fully released or was finally captured. */
     HOLD_CLOSED,
+    /** An event's currency has no rate in risk_fx_rate valid at the decision. */
+    NO_FX_RATE,
+    /** The latest rate of an event's currency is older than risk.fx.max-age. */
+    FX_RATE_STALE,
+    /** A follow-up is not in its original's currency. */
+    CURRENCY_MISMATCH,
     INVALID_REQUEST
 }

@@ -232,8 +232,9 @@ public final class TransactionEventReader {
 
     private String currency(JsonNode node, List<FieldError> errors) {
         String text = JsonFields.matching(node, "currency", CURRENCY, "must be an ISO 4217 code", errors);
-        if (text != null && !text.equals(currency)) {
-            errors.add(new FieldError("currency", "must be " + currency));
+        // the limit currency, or any ISO 4217 currency with a minor unit (its rate is the decision's matter)
+        if (text != null && !text.equals(currency) && Currencies.minorUnitDigits(text) < 0) {
+            errors.add(new FieldError("currency", "must be an ISO 4217 currency with a minor unit"));
             return null;
         }
         return text;

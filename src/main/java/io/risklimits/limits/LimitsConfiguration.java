@@ -1,5 +1,6 @@
 package io.risklimits.limits;
 
+import io.risklimits.decision.FxPolicy;
 import io.risklimits.decision.WindowCalendar;
 import io.risklimits.shared.RiskProperties;
 import io.risklimits.shared.StartRefused;
@@ -9,6 +10,12 @@ import org.springframework.context.annotation.Configuration;
 
 @Configuration(proxyBeanMethods = false)
 class LimitsConfiguration {
+
+    /** The conversion of amounts in other currencies than risk.currency, at the rates of risk_fx_rate. */
+    @Bean
+    FxPolicy fxPolicy(RiskProperties risk, FxProperties fx, FxRateCatalog rates) {
+        return new FxPolicy(risk.currency(), fx.maxAge(), rates);
+    }
 
     /**
      * The calendar windows' zone, refused at start-up unless its offset from UTC is whole hours from now

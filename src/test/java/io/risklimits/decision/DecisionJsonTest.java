@@ -66,6 +66,7 @@ class DecisionJsonTest {
                 null,
                 null,
                 null,
+                null,
                 false);
 
         byte[] message = DecisionJson.message(decision);

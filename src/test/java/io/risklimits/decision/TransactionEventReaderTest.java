@@ -295,8 +295,9 @@ class TransactionEventReaderTest {
                 invalid("currency", "is required", e -> e.remove("currency")),
                 invalid("currency", "is required", e -> e.put("currency", null)),
                 invalid("currency", "must be a string", e -> e.put("currency", 840)),
-                invalid("currency", "must be USD", e -> e.put("currency", "EUR")),
-                invalid("currency", "must be USD", e -> e.put("currency", "XXX")),
+                invalid("currency", "must be an ISO 4217 currency with a minor unit", e -> e.put("currency", "XXX")),
+                invalid("currency", "must be an ISO 4217 currency with a minor unit", e -> e.put("currency", "XAU")),
+                invalid("currency", "must be an ISO 4217 currency with a minor unit", e -> e.put("currency", "ABC")),
                 invalid("currency", "must be an ISO 4217 code", e -> e.put("currency", "usd")),
                 invalid("currency", "must be an ISO 4217 code", e -> e.put("currency", "US")),
                 invalid("currency", "must be an ISO 4217 code", e -> e.put("currency", "USDX")),
@@ -410,7 +411,7 @@ class TransactionEventReaderTest {
                 "channel", "bad channel",
                 "direction", "UP",
                 "amount", 0,
-                "currency", "EUR",
+                "currency", "ABC",
                 "occurred_at", "soon")));
 
         assertThat(invalid.dedupeId()).isEqualTo(DEDUPE_ID);
@@ -423,7 +424,7 @@ class TransactionEventReaderTest {
 
     @Test
     void anInvalidEventKeepsTheFieldsThatPassed() {
-        ReadResult.Invalid invalid = assertInvalid(read(with(e -> e.put("currency", "EUR"))));
+        ReadResult.Invalid invalid = assertInvalid(read(with(e -> e.put("currency", "XXX"))));
 
         assertThat(invalid.dedupeId()).isEqualTo(DEDUPE_ID);
         assertThat(invalid.fields())

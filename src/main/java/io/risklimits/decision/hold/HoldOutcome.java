@@ -1,6 +1,7 @@
 package io.risklimits.decision.hold;
 
 import io.risklimits.decision.Tally;
+import io.risklimits.decision.Verdict;
 import java.util.List;
 import java.util.Objects;
 
@@ -59,6 +60,23 @@ public record HoldOutcome(
     /** What is still counted of the authorization after this decision; null when there is no ledger. */
     public Long remaining() {
         return after instanceof HoldLedger ledger ? ledger.counted() : null;
+    }
+
+    /** The decision this outcome is published as. */
+    public Verdict publishedVerdict() {
+        return Verdict.valueOf(verdict.name());
+    }
+
+    /**
+     * What the follow-up reports as released: a reversal's whenever it applied, a final capture's when it
+     * gave back what was still held; null otherwise.
+     */
+    public Tally reportedReleased() {
+        return switch (verdict) {
+            case RELEASED -> released();
+            case CAPTURED -> releases.isEmpty() ? null : released();
+            default -> null;
+        };
     }
 
     HoldOutcome afterExpiry(HoldOutcome expiry) {

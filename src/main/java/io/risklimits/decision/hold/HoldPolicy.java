@@ -64,6 +64,11 @@ public final class HoldPolicy {
         return captureUnexpired(current, amount, isFinal, now).afterExpiry(expiry);
     }
 
+    /** A follow-up refused before its original's rules apply (its amount could not be counted): nothing changes. */
+    public static HoldOutcome refused(Original original, HoldRule rule) {
+        return HoldOutcome.rejected(rule, original);
+    }
+
     /**
      * The expiry of an open hold at or after its expiresAt: what it still holds is released, the most
      * recently counted part first (and the count, when nothing is counted any more), and it closes as

@@ -18,7 +18,13 @@ public sealed interface HoldReason permits HoldReason.HoldRule, HoldReason.Limit
         /** A reversal asks to release more than is still counted of its original. */
         EXCEEDS_REMAINING,
         /** An increment names a hold that expired, was fully released or was finally captured. */
-        HOLD_CLOSED;
+        HOLD_CLOSED,
+        /** A follow-up is not in its original's currency. */
+        CURRENCY_MISMATCH,
+        /** A capture without an approved authorization is in a currency without a rate. */
+        NO_FX_RATE,
+        /** A capture without an approved authorization is in a currency whose latest rate is stale. */
+        FX_RATE_STALE;
 
         @Override
         public String code() {

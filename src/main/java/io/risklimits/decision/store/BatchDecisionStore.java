@@ -2,6 +2,7 @@ package io.risklimits.decision.store;
 
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Decision;
+import io.risklimits.decision.FxPolicy;
 import io.risklimits.decision.Limits;
 import io.risklimits.decision.ReadResult;
 import io.risklimits.decision.Scope;
@@ -68,6 +69,7 @@ public class BatchDecisionStore {
     private final HourlyUsageRepository hourlyUsage;
     private final HoldLedgers holdLedgers;
     private final HoldTerms holdTerms;
+    private final FxPolicy fx;
     private final DecisionStoreMetrics metrics;
     private final Failpoints failpoints;
 
@@ -82,6 +84,7 @@ public class BatchDecisionStore {
             HourlyUsageRepository hourlyUsage,
             HoldLedgers holdLedgers,
             HoldTerms holdTerms,
+            FxPolicy fx,
             DecisionStoreMetrics metrics,
             Failpoints failpoints) {
         this.jdbc = jdbc;
@@ -96,6 +99,7 @@ public class BatchDecisionStore {
         this.hourlyUsage = hourlyUsage;
         this.holdLedgers = holdLedgers;
         this.holdTerms = holdTerms;
+        this.fx = fx;
         this.metrics = metrics;
         this.failpoints = failpoints;
     }
@@ -166,6 +170,7 @@ public class BatchDecisionStore {
                 read.decidedAt(),
                 calendar,
                 holdTerms,
+                fx,
                 limitsOf,
                 read.stored(),
                 read.reading().usage(),

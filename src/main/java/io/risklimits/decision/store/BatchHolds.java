@@ -1,6 +1,7 @@
 package io.risklimits.decision.store;
 
 import io.risklimits.decision.BusinessKey;
+import io.risklimits.decision.ConvertedDecisions;
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.EventFields;
 import io.risklimits.decision.EventType;
@@ -11,7 +12,6 @@ import io.risklimits.decision.hold.HoldLedger;
 import io.risklimits.decision.hold.HoldOutcome;
 import io.risklimits.decision.hold.HoldPolicy;
 import io.risklimits.decision.hold.HoldTerms;
-import io.risklimits.decision.hold.Original;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -21,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.function.Predicate;
 
 /**
@@ -59,8 +58,8 @@ final class BatchHolds {
     }
 
     /** An event of the batch that a later follow-up of it may name: its ledger, or why it has none. */
-    void decided(RequestId id, Original original, UUID accountId, long amount, String currency) {
-        originals.put(id, new StoredOriginal(original, accountId, amount, currency));
+    void decided(RequestId id, StoredOriginal original) {
+        originals.put(id, original);
     }
 
     /**
@@ -70,19 +69,11 @@ final class BatchHolds {
      *
      * @param place the authorization's place in the batch (its event's index)
      */
-    void held(
-            RequestId id,
-            HoldLedger hold,
-            UUID accountId,
-            long amount,
-            String currency,
-            BatchCounts counts,
-            int place) {
-        decided(id, hold, accountId, amount, currency);
-        ledgers.put(id, new HoldLedgers.Saved(id, accountId, hold, false));
-        HoldPolicy.expire(hold, decidedAt)
-                .ifPresent(
-                        expiry -> expiryPlaces.put(RequestId.of(expire(id, originals.get(id), expiry, counts)), place));
+    void held(RequestId id, StoredOriginal hold, BatchCounts counts, int place) {
+        decided(id, hold);
+        ledgers.put(id, new HoldLedgers.Saved(id, hold.accountId(), hold.ledger(), false));
+        HoldPolicy.expire(hold.ledger(), decidedAt)
+                .ifPresent(expiry -> expiryPlaces.put(RequestId.of(expire(id, hold, expiry, counts)), place));
     }
 
     /** A follow-up changed an original's ledger: written with the batch. */
@@ -147,7 +138,7 @@ final class BatchHolds {
                 EventType.AUTHORIZATION,
                 null,
                 hold.accountId());
-        return ExpiryDecision.of(
+        Decision expiry = ExpiryDecision.of(
                 HoldTerms.expiryId(id.dedupeId()),
                 id.dedupeId(),
                 authorization,
@@ -156,6 +147,9 @@ final class BatchHolds {
                 after.counted(),
                 bucket,
                 decidedAt);
+        // a hold in another currency: what it gave back, at the rate it was counted at
+        return ConvertedDecisions.followUp(
+                expiry, hold.conversion() == null ? null : hold.conversion().counting(released.amount()));
     }
 
     /** The ledgers as the batch leaves them. */

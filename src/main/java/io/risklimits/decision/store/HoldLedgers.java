@@ -45,7 +45,9 @@ class HoldLedgers {
     // left to the caller.
     private static final String SELECT_DUE = """
             SELECT ledger.entity_id, ledger.channel_code, ledger.direction_code, ledger.dedupe_id,
-                   ledger.account_id, %1$s, authorization_row.amount, authorization_row.currency
+                   ledger.account_id, %1$s, authorization_row.amount, authorization_row.currency,
+                   authorization_row.counted_amount, authorization_row.fx_currency, authorization_row.fx_rate,
+                   authorization_row.fx_valid_from
             FROM (SELECT due.*
                   FROM unnest(CAST(:entityIds AS uuid[]), CAST(:entityDirections AS text[]))
                        AS entity (entity_id, direction_code)
@@ -65,7 +67,8 @@ class HoldLedgers {
                                         AND ledger.direction_code = account.direction_code
                                         AND ledger.status = 'OPEN' AND ledger.expires_at IS NOT NULL
                                         AND ledger.expires_at <= (SELECT risk_batch_decided_at())) AS due) AS ledger
-            CROSS JOIN LATERAL (SELECT original.amount, original.currency
+            CROSS JOIN LATERAL (SELECT original.amount, original.currency, original.counted_amount, original.fx_currency,
+                                       original.fx_rate, original.fx_valid_from
                                 FROM risk_request_log original
                                 WHERE original.entity_id = ledger.entity_id
                                   AND original.channel_code = ledger.channel_code
@@ -177,7 +180,8 @@ class HoldLedgers {
                                     ledger(rs),
                                     rs.getObject("account_id", UUID.class),
                                     rs.getLong("amount"),
-                                    rs.getString("currency")));
+                                    rs.getString("currency"),
+                                    RequestLogRow.conversion(rs)));
                 }
             }
             return due;

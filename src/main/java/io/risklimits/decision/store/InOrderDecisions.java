@@ -1,8 +1,10 @@
 package io.risklimits.decision.store;
 
 import io.risklimits.decision.BusinessKey;
+import io.risklimits.decision.ConvertedDecisions;
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.EventType;
+import io.risklimits.decision.FxPolicy;
 import io.risklimits.decision.LimitPolicy;
 import io.risklimits.decision.Limits;
 import io.risklimits.decision.Outcome;
@@ -10,7 +12,6 @@ import io.risklimits.decision.ReadResult;
 import io.risklimits.decision.Reason;
 import io.risklimits.decision.ScopeCheck;
 import io.risklimits.decision.ScopeKey;
-import io.risklimits.decision.Tally;
 import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.Usage;
 import io.risklimits.decision.Verdict;
@@ -18,6 +19,7 @@ import io.risklimits.decision.WindowCalendar;
 import io.risklimits.decision.hold.HoldLedger;
 import io.risklimits.decision.hold.HoldOutcome;
 import io.risklimits.decision.hold.HoldPolicy;
+import io.risklimits.decision.hold.HoldReason.HoldRule;
 import io.risklimits.decision.hold.HoldTerms;
 import io.risklimits.decision.hold.HoldVerdict;
 import io.risklimits.decision.hold.Original;
@@ -44,6 +46,7 @@ final class InOrderDecisions {
     private final Instant bucket;
     private final Instant decidedAt;
     private final HoldTerms holdTerms;
+    private final CountedAmounts amounts;
     private final Function<ScopeKey, Limits> limitsOf;
     private final Map<RequestId, Decision> known;
     private final BatchCounts counts;
@@ -67,6 +70,7 @@ final class InOrderDecisions {
             Instant decidedAt,
             WindowCalendar calendar,
             HoldTerms holdTerms,
+            FxPolicy fx,
             Function<ScopeKey, Limits> limitsOf,
             Map<RequestId, Decision> stored,
             Map<ScopeKey, Usage> usage,
@@ -75,6 +79,7 @@ final class InOrderDecisions {
         this.bucket = bucket;
         this.decidedAt = decidedAt;
         this.holdTerms = holdTerms;
+        this.amounts = new CountedAmounts(fx, decidedAt);
         this.limitsOf = limitsOf;
         this.known = new HashMap<>(stored);
         this.counts = new BatchCounts(bucket, calendar, usage);
@@ -118,7 +123,7 @@ final class InOrderDecisions {
                     decision = followUp(event);
                     if (followUpsInBatch) {
                         // a later follow-up in this batch may name it: it is not an approved authorization
-                        holds.decided(id, Original.NoLedger.NOT_APPROVED, null, 0, null);
+                        holds.decided(id, StoredOriginal.NOT_APPROVED);
                     }
                 } else {
                     decision = authorize(event, followUpsInBatch, index);
@@ -131,7 +136,7 @@ final class InOrderDecisions {
                 decision = fileInvalid((ReadResult.Invalid) read);
                 if (followUpsInBatch) {
                     // a later follow-up in this batch may name it: it is not an approved authorization
-                    holds.decided(id, Original.NoLedger.NOT_APPROVED, null, 0, null);
+                    holds.decided(id, StoredOriginal.NOT_APPROVED);
                 }
             }
             known.put(id, decision);
@@ -147,28 +152,30 @@ final class InOrderDecisions {
     private Decision authorize(TransactionEvent event, boolean followUpsInBatch, int index) {
         List<ScopeKey> scopeKeys = event.scopeKeys();
         List<ScopeCheck> checks = counts.checksAt(scopeKeys, limitsOf);
-        Outcome outcome = LimitPolicy.decide(event.amount(), checks);
-        Decision decision = Decision.limitChecked(event, outcome, checks, bucket, decidedAt);
+        FxPolicy.Counted counted = amounts.ofAuthorization(event);
+        long amount = counted.amount();
+        Outcome outcome =
+                counted.isRefused() ? Outcome.rejectedFor(counted.refused()) : LimitPolicy.decide(amount, checks);
+        Decision decision = ConvertedDecisions.limitChecked(event, counted, outcome, checks, bucket, decidedAt);
         RequestId id = RequestId.of(event);
         if (outcome.isApproved()) {
             for (int i = 0; i < scopeKeys.size(); i++) {
-                counts.countAuthorization(scopeKeys.get(i), checks.get(i).usage(), event.amount());
+                counts.countAuthorization(scopeKeys.get(i), checks.get(i).usage(), amount);
             }
             Instant expiresAt = holdTerms.expiryOf(event.businessKey().channel(), event.holdExpiresAt(), decidedAt);
+            HoldLedger ledger = expiresAt != null
+                    ? HoldLedger.hold(amount, decidedAt, expiresAt)
+                    : HoldLedger.finalSpend(amount, decidedAt);
+            StoredOriginal stored = new StoredOriginal(
+                    ledger, event.accountId(), event.amount(), event.currency(), counted.conversion());
             if (expiresAt != null) {
                 decision = decision.asHoldUntil(expiresAt);
-                HoldLedger hold = HoldLedger.hold(event.amount(), decidedAt, expiresAt);
-                holds.held(id, hold, event.accountId(), event.amount(), event.currency(), counts, index);
+                holds.held(id, stored, counts, index);
             } else if (followUpsInBatch) {
-                holds.decided(
-                        id,
-                        HoldLedger.finalSpend(event.amount(), decidedAt),
-                        event.accountId(),
-                        event.amount(),
-                        event.currency());
+                holds.decided(id, stored);
             }
         } else if (followUpsInBatch) {
-            holds.decided(id, Original.NoLedger.NOT_APPROVED, null, 0, null);
+            holds.decided(id, StoredOriginal.NOT_APPROVED);
         }
         authorizations.add(decision);
         return decision;
@@ -184,19 +191,24 @@ final class InOrderDecisions {
         RequestId originalId = new RequestId(key, event.originalId());
         StoredOriginal stored = holds.original(originalId);
         Original original = stored == null ? Original.NoLedger.NOT_FOUND : stored.original();
+        FxPolicy.Counted counted = amounts.ofFollowUp(event, stored);
+        long amount = counted.amount();
         // an increment is checked, and reports its headroom, where its hold counts (without one, where it would)
         boolean held = stored != null && stored.ledger() != null;
         List<ScopeCheck> checks = event.type() != EventType.INCREMENT
                 ? List.of()
                 : counts.checksAt(held ? stored.countedAt(key) : event.scopeKeys(), limitsOf);
-        HoldOutcome outcome = switch (event.type()) {
-            case REVERSAL -> HoldPolicy.reverse(original, event.amount(), decidedAt);
-            case CAPTURE -> HoldPolicy.capture(original, event.amount(), event.isFinal(), decidedAt);
-            case INCREMENT ->
-                HoldPolicy.increment(
-                        original, event.amount(), decidedAt, event.holdExpiresAt(), limitOf(event, stored, checks));
-            default -> throw new IllegalArgumentException("not a follow-up: " + event.type());
-        };
+        HoldOutcome outcome = counted.isRefused()
+                ? HoldPolicy.refused(
+                        original, HoldRule.valueOf(counted.refused().name()))
+                : switch (event.type()) {
+                    case REVERSAL -> HoldPolicy.reverse(original, amount, decidedAt);
+                    case CAPTURE -> HoldPolicy.capture(original, amount, event.isFinal(), decidedAt);
+                    case INCREMENT ->
+                        HoldPolicy.increment(
+                                original, amount, decidedAt, event.holdExpiresAt(), limitOf(amount, stored, checks));
+                    default -> throw new IllegalArgumentException("not a follow-up: " + event.type());
+                };
         if (outcome.expiredFirst() != null) {
             holds.expire(originalId, stored, outcome.expiredFirst(), counts);
         }
@@ -206,48 +218,36 @@ final class InOrderDecisions {
         if (outcome.verdict() != HoldVerdict.REJECTED && outcome.after() instanceof HoldLedger after) {
             holds.changed(originalId, stored, after);
         }
-        Decision decision = Decision.followUp(
-                event,
-                verdictOf(outcome.verdict()),
-                outcome.reason() == null
-                        ? null
-                        : Reason.valueOf(outcome.reason().code()),
-                before,
-                limitsOf.apply(keyScope),
-                bucket,
-                decidedAt,
-                releasedOf(event, outcome),
-                event.type() == EventType.INCREMENT ? null : outcome.remaining(),
-                outcome.verdict() == HoldVerdict.APPROVED ? ((HoldLedger) outcome.after()).expiresAt() : null,
-                outcome.verdict() == HoldVerdict.CAPTURED ? outcome.captured() : null,
-                outcome.verdict() == HoldVerdict.CAPTURED ? outcome.overCaptured() : null,
-                checks);
+        Decision decision = ConvertedDecisions.followUp(
+                Decision.followUp(
+                        event,
+                        outcome.publishedVerdict(),
+                        outcome.reason() == null
+                                ? null
+                                : Reason.valueOf(outcome.reason().code()),
+                        before,
+                        limitsOf.apply(keyScope),
+                        bucket,
+                        decidedAt,
+                        outcome.reportedReleased(),
+                        event.type() == EventType.INCREMENT ? null : outcome.remaining(),
+                        outcome.verdict() == HoldVerdict.APPROVED ? ((HoldLedger) outcome.after()).expiresAt() : null,
+                        outcome.verdict() == HoldVerdict.CAPTURED ? outcome.captured() : null,
+                        outcome.verdict() == HoldVerdict.CAPTURED ? outcome.overCaptured() : null,
+                        checks),
+                counted.conversion());
         followUps.add(decision);
         return decision;
     }
 
     // the first limit an increment of an open hold would exceed, at every scope the hold counts at; null when
     // the limits admit it, or when the hold admits no increment (the policy's answer then)
-    private static Reason limitOf(TransactionEvent event, StoredOriginal stored, List<ScopeCheck> checks) {
+    private static Reason limitOf(long amount, StoredOriginal stored, List<ScopeCheck> checks) {
         if (stored == null || stored.ledger() == null) {
             return null;
         }
-        long holdTotal = Math.addExact(stored.ledger().authorized(), event.amount());
-        return LimitPolicy.decideIncrement(event.amount(), holdTotal, checks).reason();
-    }
-
-    // what a follow-up reports as released: a reversal's whenever it applied, a final capture's when it
-    // gave back what was still held
-    private static Tally releasedOf(TransactionEvent event, HoldOutcome outcome) {
-        return switch (outcome.verdict()) {
-            case RELEASED -> outcome.released();
-            case CAPTURED -> outcome.releases().isEmpty() ? null : outcome.released();
-            default -> null;
-        };
-    }
-
-    private static Verdict verdictOf(HoldVerdict verdict) {
-        return Verdict.valueOf(verdict.name());
+        long holdTotal = Math.addExact(stored.ledger().authorized(), amount);
+        return LimitPolicy.decideIncrement(amount, holdTotal, checks).reason();
     }
 
     private Decision fileInvalid(ReadResult.Invalid read) {

@@ -37,7 +37,9 @@ class KeylessRequestLog {
                    CAST(NULL AS text) AS shadow_decision, CAST(NULL AS text) AS shadow_reason,
                    account_id, CAST(NULL AS json) AS scopes, original, asked_hold_expires_at, final,
                    CAST(NULL AS timestamptz) AS hold_expires_at, CAST(NULL AS bigint) AS captured,
-                   CAST(NULL AS bigint) AS over_captured
+                   CAST(NULL AS bigint) AS over_captured, CAST(NULL AS bigint) AS counted_amount,
+                   CAST(NULL AS text) AS fx_currency, CAST(NULL AS numeric) AS fx_rate,
+                   CAST(NULL AS timestamptz) AS fx_valid_from
             FROM risk_keyless_request_log
             WHERE dedupe_id = :dedupeId
             """;

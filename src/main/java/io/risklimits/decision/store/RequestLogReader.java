@@ -3,6 +3,7 @@ package io.risklimits.decision.store;
 import static io.risklimits.decision.store.SqlTime.instantFromUtcTimestamp;
 
 import io.risklimits.decision.BusinessKey;
+import io.risklimits.decision.Conversion;
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.Direction;
 import io.risklimits.decision.EventType;
@@ -54,6 +55,7 @@ class RequestLogReader {
     private static final String SELECT_ORIGINALS = """
             SELECT original.entity_id, original.channel_code, original.direction_code, original.dedupe_id,
                    original.type, original.decision, original.amount, original.currency,
+                   original.counted_amount, original.fx_currency, original.fx_rate, original.fx_valid_from,
                    CASE WHEN ledger.dedupe_id IS NULL AND original.type = 'AUTHORIZATION'
                              AND original.decision = 'APPROVED'
                         THEN coalesce((SELECT sum(reversal.released_amount)
@@ -124,7 +126,8 @@ class RequestLogReader {
                                 original(rs, amount),
                                 rs.getObject("account_id", UUID.class),
                                 amount == null ? 0 : amount,
-                                rs.getString("currency")));
+                                rs.getString("currency"),
+                                RequestLogRow.conversion(rs)));
             }
             return originals;
         });
@@ -132,7 +135,10 @@ class RequestLogReader {
 
     // the ledger of an approved authorization (as stored, or as version 2 knows it); why there is none
     // for any other event
-    private static Original original(ResultSet rs, Long amount) throws SQLException {
+    private static Original original(ResultSet rs, Long eventAmount) throws SQLException {
+        // what the authorization counted: its amount, or what it was converted to
+        Conversion conversion = RequestLogRow.conversion(rs);
+        Long amount = conversion == null ? eventAmount : Long.valueOf(conversion.countedAmount());
         boolean approvedAuthorization = RequestLogRow.eventType(rs.getString("type")) == EventType.AUTHORIZATION
                 && Verdict.valueOf(rs.getString("decision")) == Verdict.APPROVED;
         if (!approvedAuthorization || amount == null) {

@@ -3,6 +3,7 @@ package io.risklimits.decision.store;
 import static io.risklimits.decision.store.SqlTime.instantFromTimestamptz;
 import static io.risklimits.decision.store.SqlTime.instantFromUtcTimestamp;
 
+import io.risklimits.decision.Conversion;
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.DecisionJson;
 import io.risklimits.decision.Direction;
@@ -12,6 +13,7 @@ import io.risklimits.decision.Outcome;
 import io.risklimits.decision.Reason;
 import io.risklimits.decision.Tally;
 import io.risklimits.decision.Verdict;
+import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
@@ -29,7 +31,7 @@ final class RequestLogRow {
                    decision, reason, errors, usage, limits, bucket_ts, decided_at,
                    type, reverses, released_amount, released_count, remaining, shadow_decision, shadow_reason,
                    account_id, scopes, original, asked_hold_expires_at, final, hold_expires_at, captured,
-                   over_captured
+                   over_captured, counted_amount, fx_currency, fx_rate, fx_valid_from
             """;
 
     private RequestLogRow() {}
@@ -80,7 +82,20 @@ final class RequestLogRow {
                 instantFromTimestamptz(rs, "hold_expires_at"),
                 rs.getObject("captured", Long.class),
                 rs.getObject("over_captured", Long.class),
+                conversion(rs),
                 false);
+    }
+
+    /** The conversion of the columns counted_amount, fx_currency, fx_rate, fx_valid_from; null when none. */
+    static Conversion conversion(ResultSet rs) throws SQLException {
+        BigDecimal rate = rs.getBigDecimal("fx_rate");
+        return rate == null
+                ? null
+                : new Conversion(
+                        rs.getLong("counted_amount"),
+                        rs.getString("fx_currency"),
+                        rate,
+                        instantFromTimestamptz(rs, "fx_valid_from"));
     }
 
     /** The type column: null where the event's type failed validation. */

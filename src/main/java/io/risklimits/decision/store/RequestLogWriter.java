@@ -4,6 +4,7 @@ import static io.risklimits.decision.store.SqlTime.timestamptz;
 import static io.risklimits.decision.store.SqlTime.timestamptzText;
 import static io.risklimits.decision.store.SqlTime.utcTimestamp;
 
+import io.risklimits.decision.Conversion;
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.DecisionJson;
 import java.time.Instant;
@@ -11,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.function.ToIntFunction;
 import org.springframework.stereotype.Repository;
 
@@ -34,23 +36,28 @@ class RequestLogWriter {
                                           decision, reason, amount, currency, occurred_at,
                                           usage, limits, decided_at, type, decided_order,
                                           shadow_decision, shadow_reason, account_id, scopes,
-                                          asked_hold_expires_at, hold_expires_at)
+                                          asked_hold_expires_at, hold_expires_at,
+                                          counted_amount, fx_currency, fx_rate, fx_valid_from)
             SELECT decided.entity_id, decided.channel_code, decided.direction_code, decided.dedupe_id, :bucket,
                    decided.decision, decided.reason, decided.amount, decided.currency, decided.occurred_at,
                    decided.usage, limit_set.limits, :decidedAt, 'AUTHORIZATION', decided.decided_order,
                    decided.shadow_decision, decided.shadow_reason, decided.account_id, decided.scopes,
-                   decided.asked_hold_expires_at, decided.hold_expires_at
+                   decided.asked_hold_expires_at, decided.hold_expires_at,
+                   decided.counted_amount, decided.fx_currency, decided.fx_rate, decided.fx_valid_from
             FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
                         CAST(:dedupeIds AS uuid[]), CAST(:decisions AS text[]), CAST(:reasons AS text[]),
                         CAST(:amounts AS bigint[]), CAST(:currencies AS text[]), CAST(:occurredAts AS timestamptz[]),
                         CAST(:usages AS json[]), CAST(:limitSetNumbers AS integer[]), CAST(:decidedOrders AS integer[]),
                         CAST(:shadowDecisions AS text[]), CAST(:shadowReasons AS text[]),
                         CAST(:accountIds AS uuid[]), CAST(:scopes AS json[]),
-                        CAST(:askedHoldExpiresAts AS timestamptz[]), CAST(:holdExpiresAts AS timestamptz[]))
+                        CAST(:askedHoldExpiresAts AS timestamptz[]), CAST(:holdExpiresAts AS timestamptz[]),
+                        CAST(:countedAmounts AS bigint[]), CAST(:fxCurrencies AS text[]),
+                        CAST(:fxRates AS numeric[]), CAST(:fxValidFroms AS timestamptz[]))
                  AS decided (entity_id, channel_code, direction_code, dedupe_id, decision, reason,
                              amount, currency, occurred_at, usage, limit_set_number, decided_order,
                              shadow_decision, shadow_reason, account_id, scopes,
-                             asked_hold_expires_at, hold_expires_at)
+                             asked_hold_expires_at, hold_expires_at,
+                             counted_amount, fx_currency, fx_rate, fx_valid_from)
             JOIN unnest(CAST(:limitSets AS json[])) WITH ORDINALITY AS limit_set (limits, number)
               ON limit_set.number = decided.limit_set_number
             """;
@@ -65,12 +72,14 @@ class RequestLogWriter {
                                           usage, limits, decided_at, decided_order,
                                           type, reverses, released_amount, released_count, remaining, account_id,
                                           original, asked_hold_expires_at, final, hold_expires_at,
-                                          captured, over_captured, scopes)
+                                          captured, over_captured, scopes,
+                                          counted_amount, fx_currency, fx_rate, fx_valid_from)
             SELECT entity_id, channel_code, direction_code, dedupe_id, :bucket,
                    decision, reason, amount, currency, occurred_at,
                    usage, limits, :decidedAt, decided_order,
                    type, reverses, released_amount, released_count, remaining, account_id,
-                   original, asked_hold_expires_at, final, hold_expires_at, captured, over_captured, scopes
+                   original, asked_hold_expires_at, final, hold_expires_at, captured, over_captured, scopes,
+                   counted_amount, fx_currency, fx_rate, fx_valid_from
             FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
                         CAST(:dedupeIds AS uuid[]), CAST(:decisions AS text[]), CAST(:reasons AS text[]),
                         CAST(:amounts AS bigint[]), CAST(:currencies AS text[]), CAST(:occurredAts AS timestamptz[]),
@@ -80,11 +89,14 @@ class RequestLogWriter {
                         CAST(:accountIds AS uuid[]), CAST(:originals AS uuid[]),
                         CAST(:askedHoldExpiresAts AS timestamptz[]), CAST(:finals AS boolean[]),
                         CAST(:holdExpiresAts AS timestamptz[]), CAST(:captured AS bigint[]),
-                        CAST(:overCaptured AS bigint[]), CAST(:scopes AS json[]))
+                        CAST(:overCaptured AS bigint[]), CAST(:scopes AS json[]), CAST(:countedAmounts AS bigint[]),
+                        CAST(:fxCurrencies AS text[]), CAST(:fxRates AS numeric[]),
+                        CAST(:fxValidFroms AS timestamptz[]))
                  AS decided (entity_id, channel_code, direction_code, dedupe_id, decision, reason,
                              amount, currency, occurred_at, usage, decided_order, limits, type, reverses,
                              released_amount, released_count, remaining, account_id, original,
-                             asked_hold_expires_at, final, hold_expires_at, captured, over_captured, scopes)
+                             asked_hold_expires_at, final, hold_expires_at, captured, over_captured, scopes,
+                             counted_amount, fx_currency, fx_rate, fx_valid_from)
             """;
 
     // INVALID events that have a readable business key are filed in their poll's batch too, in their
@@ -178,6 +190,17 @@ class RequestLogWriter {
     /** The columns every decision made in a batch has, one array element per decision. */
     private static ColumnArrays<Decision> decidedTogether(List<Decision> decisions, Batch batch) {
         return filedTogether(decisions, batch)
+                .add("countedAmounts", decision -> conversionOf(decision, Conversion::countedAmount), Long[]::new)
+                .add("fxCurrencies", decision -> conversionOf(decision, Conversion::currency), String[]::new)
+                .add(
+                        "fxRates",
+                        decision -> conversionOf(
+                                decision, conversion -> conversion.rate().toPlainString()),
+                        String[]::new)
+                .add(
+                        "fxValidFroms",
+                        decision -> timestamptzText(conversionOf(decision, Conversion::validFrom)),
+                        String[]::new)
                 .add("decisions", decision -> decision.verdict().name(), String[]::new)
                 .add(
                         "reasons",
@@ -218,6 +241,10 @@ class RequestLogWriter {
                 .add("decidedOrders", decision -> batch.decidedOrder().applyAsInt(decision), Integer[]::new)
                 .with("bucket", utcTimestamp(batch.bucket()))
                 .with("decidedAt", timestamptz(batch.decidedAt()));
+    }
+
+    private static <T> T conversionOf(Decision decision, Function<Conversion, T> part) {
+        return decision.conversion() == null ? null : part.apply(decision.conversion());
     }
 
     // the shadow_decision and shadow_reason columns: null where no shadow limits applied

@@ -1,6 +1,7 @@
 package io.risklimits.decision.store;
 
 import io.risklimits.decision.BusinessKey;
+import io.risklimits.decision.Conversion;
 import io.risklimits.decision.ScopeKey;
 import io.risklimits.decision.hold.HoldLedger;
 import io.risklimits.decision.hold.Original;
@@ -10,13 +11,18 @@ import java.util.UUID;
 /**
  * A follow-up's original as stored under its business key: what the hold policy needs (its ledger, or
  * why there is none), the account it named (null: none), which with its business key says at which scope
- * keys it was counted, and its amount and currency, which an expiry of it echoes.
+ * keys it was counted, and its amount and currency, which an expiry of it echoes; conversion, the rate
+ * it was counted at when its currency is not the limit currency (null otherwise), which its follow-ups are
+ * converted at.
  */
-record StoredOriginal(Original original, UUID accountId, long amount, String currency) {
+record StoredOriginal(Original original, UUID accountId, long amount, String currency, Conversion conversion) {
+
+    /** An event decided in the batch that is not an approved authorization. */
+    static final StoredOriginal NOT_APPROVED = new StoredOriginal(Original.NoLedger.NOT_APPROVED, null, 0, null, null);
 
     /** The same original as a follow-up or an expiry left it. */
     StoredOriginal with(Original after) {
-        return new StoredOriginal(after, accountId, amount, currency);
+        return new StoredOriginal(after, accountId, amount, currency, conversion);
     }
 
     /** The ledger of an approved authorization; null when there is none. */

@@ -183,7 +183,7 @@ class BatchDecisionStoreIT {
     }
 
     private static TransactionEvent event(BusinessKey key) {
-        return new TransactionEvent(UUID.randomUUID(), key, 10, "EUR", Instant.now());
+        return new TransactionEvent(UUID.randomUUID(), key, 10, "USD", Instant.now());
     }
 
     private static Limits limits(long maxAmount, long maxCount) {

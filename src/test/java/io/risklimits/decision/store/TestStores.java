@@ -2,6 +2,7 @@ package io.risklimits.decision.store;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.risklimits.decision.FxPolicy;
 import io.risklimits.decision.WindowCalendar;
 import io.risklimits.decision.hold.HoldTerms;
 import io.risklimits.shared.Failpoints;
@@ -32,6 +33,21 @@ final class TestStores {
 
     /** A store on the given clock, its metrics in the given registry. */
     static BatchDecisionStore batchDecisionStore(DataSource dataSource, Clock clock, MeterRegistry registry) {
+        return batchDecisionStore(dataSource, clock, registry, FxPolicy.only("USD"));
+    }
+
+    /** A store on this machine's clock that converts other currencies than USD by the given policy. */
+    static BatchDecisionStore batchDecisionStore(DataSource dataSource, FxPolicy fx) {
+        return batchDecisionStore(dataSource, Clock.systemUTC(), new SimpleMeterRegistry(), fx);
+    }
+
+    /** A store on the given clock that converts other currencies than USD by the given policy. */
+    static BatchDecisionStore batchDecisionStore(DataSource dataSource, Clock clock, FxPolicy fx) {
+        return batchDecisionStore(dataSource, clock, new SimpleMeterRegistry(), fx);
+    }
+
+    private static BatchDecisionStore batchDecisionStore(
+            DataSource dataSource, Clock clock, MeterRegistry registry, FxPolicy fx) {
         JdbcTemplate db = new JdbcTemplate(dataSource);
         DecisionStoreMetrics metrics = new DecisionStoreMetrics(registry);
         return new BatchDecisionStore(
@@ -45,6 +61,7 @@ final class TestStores {
                 new HourlyUsageRepository(),
                 new HoldLedgers(db),
                 HoldTerms.DEFAULT,
+                fx,
                 metrics,
                 new Failpoints("", 1));
     }
