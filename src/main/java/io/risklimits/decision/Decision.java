@@ -134,30 +134,6 @@ public record Decision(
                 replayed);
     }
 
-    public static Decision reversal(
-            TransactionEvent event,
-            ReversalPolicy.Outcome outcome,
-            Usage usage,
-            Limits limits,
-            Instant bucketTs,
-            Instant decidedAt) {
-        return decided(
-                event,
-                outcome.verdict(),
-                outcome.reason(),
-                usage,
-                limits,
-                bucketTs,
-                decidedAt,
-                outcome.released(),
-                outcome.remaining(),
-                null,
-                List.of(),
-                null,
-                null,
-                null);
-    }
-
     /**
      * A follow-up (reversal, capture, increment) decided by the rules of its original's hold.
      *

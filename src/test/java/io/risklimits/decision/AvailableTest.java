@@ -86,14 +86,20 @@ class AvailableTest {
     void absentWhenNothingLimitsTheKeyAndForEveryOtherKindOfDecision() {
         TransactionEvent event = new TransactionEvent(UUID.randomUUID(), KEY, 100, "USD", NOW);
         Decision unlimited = Decision.limitChecked(event, Outcome.approved(), Usage.NONE, Limits.NONE, BUCKET, NOW);
-        Decision reversal = Decision.reversal(
+        Decision reversal = Decision.followUp(
                 new TransactionEvent(UUID.randomUUID(), KEY, 100, "USD", NOW, EventType.REVERSAL, UUID.randomUUID()),
-                ReversalPolicy.decide(
-                        100, new ReversalPolicy.Original(EventType.AUTHORIZATION, Verdict.APPROVED, 100, 0)),
+                Verdict.RELEASED,
+                null,
                 KEY_USAGE,
                 KEY_LIMITS,
                 BUCKET,
-                NOW);
+                NOW,
+                new Tally(100, 1),
+                0L,
+                null,
+                null,
+                null,
+                List.of());
         Decision invalid = Decision.invalid(
                 UUID.randomUUID(),
                 event.fields(),

@@ -162,14 +162,20 @@ class DecisionJsonTest {
                 Instant.parse("2026-11-23T08:39:10Z"),
                 EventType.REVERSAL,
                 original);
-        Decision decision = Decision.reversal(
+        Decision decision = Decision.followUp(
                 reversal,
-                ReversalPolicy.decide(
-                        400, new ReversalPolicy.Original(EventType.AUTHORIZATION, Verdict.APPROVED, 1_000, 600)),
+                Verdict.RELEASED,
+                null,
                 USAGE,
                 LIMITS,
                 BUCKET,
-                DECIDED_AT);
+                DECIDED_AT,
+                new Tally(400, 1),
+                0L,
+                null,
+                null,
+                null,
+                List.of());
 
         byte[] message = DecisionJson.message(decision);
 
@@ -344,14 +350,20 @@ class DecisionJsonTest {
                 EventType.REVERSAL,
                 DEDUPE_ID,
                 ACCOUNT_ID);
-        Decision decision = Decision.reversal(
+        Decision decision = Decision.followUp(
                 reversal,
-                ReversalPolicy.decide(
-                        400, new ReversalPolicy.Original(EventType.AUTHORIZATION, Verdict.APPROVED, 1_000, 0)),
+                Verdict.RELEASED,
+                null,
                 USAGE,
                 LIMITS,
                 BUCKET,
-                DECIDED_AT);
+                DECIDED_AT,
+                new Tally(400, 0),
+                600L,
+                null,
+                null,
+                null,
+                List.of());
 
         byte[] message = DecisionJson.message(decision);
 
@@ -616,14 +628,20 @@ class DecisionJsonTest {
                 HOLD_ID,
                 null,
                 true);
-        Decision decision = Decision.reversal(
+        Decision decision = Decision.followUp(
                 reversal,
-                ReversalPolicy.decide(
-                        400, new ReversalPolicy.Original(EventType.AUTHORIZATION, Verdict.APPROVED, 1_000, 0)),
+                Verdict.RELEASED,
+                null,
                 USAGE,
                 LIMITS,
                 BUCKET,
-                DECIDED_AT);
+                DECIDED_AT,
+                new Tally(400, 0),
+                600L,
+                null,
+                null,
+                null,
+                List.of());
 
         byte[] message = DecisionJson.message(decision);
 
