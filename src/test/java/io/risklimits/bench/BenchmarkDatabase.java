@@ -210,6 +210,21 @@ final class BenchmarkDatabase {
         insertLimits(null, 50_000_000L, 5_000L, 200_000_000L, 20_000L, 500_000_000L, 50_000L);
     }
 
+    /**
+     * A rate for each of the foreign currencies, valid from an hour ago: fresh for the whole run
+     * (risk.fx.max-age is hours), so every conversion finds its rate.
+     */
+    void insertFxRates() {
+        jdbc.update("DELETE FROM risk_fx_rate");
+        jdbc.update("""
+                INSERT INTO risk_fx_rate (currency, rate, valid_from)
+                VALUES ('EUR', 1.0842, now() - interval '1 hour'),
+                       ('GBP', 1.2650, now() - interval '1 hour'),
+                       ('JPY', 0.006712, now() - interval '1 hour'),
+                       ('CAD', 0.7315, now() - interval '1 hour')
+                """);
+    }
+
     /** The hot key takes half of a run, far beyond a normal key's limits: it gets its own. */
     void raiseLimitsOf(UUID hotEntityId) {
         long amount = 1_000_000_000_000L;

@@ -20,6 +20,7 @@ record BenchmarkReport(
         List<ModeRatio> modeRatios,
         List<ReversalRatio> reversalRatios,
         List<HoldsRatio> holdsRatios,
+        List<FxRatio> fxRatios,
         List<HistoryRatio> historyRatios,
         Double headlineRatio) {
 
@@ -44,6 +45,9 @@ record BenchmarkReport(
 
     /** The holds mix / uniform 30 d, per mode (and for the ceiling). */
     record HoldsRatio(String mode, double throughputRatio) {}
+
+    /** The currency mix / uniform 30 d, per mode. */
+    record FxRatio(String mode, double throughputRatio) {}
 
     /**
      * With 30 days of history / with 1 day: throughput about 1, and CPU per decision about 1, mean cost
@@ -86,6 +90,7 @@ record BenchmarkReport(
                 .toList();
         List<ReversalRatio> reversalRatios = overUniform(runs, modes, Scenario.REVERSAL_MIX, ReversalRatio::new);
         List<HoldsRatio> holdsRatios = overUniform(runs, modes, Scenario.HOLDS_MIX, HoldsRatio::new);
+        List<FxRatio> fxRatios = overUniform(runs, modes, Scenario.FX_MIX, FxRatio::new);
         List<HistoryRatio> historyRatios = new ArrayList<>();
         for (String mode : modes) {
             Optional<RunResult> deep = find(runs, Scenario.UNIFORM.name(), mode);
@@ -115,6 +120,7 @@ record BenchmarkReport(
                 modeRatios,
                 reversalRatios,
                 holdsRatios,
+                fxRatios,
                 historyRatios,
                 headline);
     }
@@ -223,6 +229,15 @@ record BenchmarkReport(
                     100 * holds.captureShare(),
                     100 * holds.incrementShare(),
                     100 * holds.expiringShare(),
+                    ratio.throughputRatio()));
+        }
+        for (FxRatio ratio : fxRatios) {
+            text.append(String.format(
+                    "%s: with %.0f %% of the authorizations in %s / all in the limit currency (uniform, 30 days):"
+                            + " throughput %.2f%n",
+                    ratio.mode(),
+                    100 * Scenario.FX_MIX.foreignShare(),
+                    String.join(", ", Scenario.FOREIGN_CURRENCIES),
                     ratio.throughputRatio()));
         }
         for (HistoryRatio ratio : historyRatios) {

@@ -24,6 +24,7 @@ final class BenchmarkSummary {
             Scenario.SHALLOW_HISTORY,
             Scenario.REVERSAL_MIX,
             Scenario.HOLDS_MIX,
+            Scenario.FX_MIX,
             Scenario.WIDE_KEYS,
             Scenario.ALL_SCOPES,
             Scenario.HOT_ACCOUNT);
@@ -90,7 +91,7 @@ final class BenchmarkSummary {
                                     run.latency().p99Millis())));
         }
         Optional<RunResult> plain = find(report, Scenario.UNIFORM, service);
-        for (Scenario mix : List.of(Scenario.REVERSAL_MIX, Scenario.HOLDS_MIX)) {
+        for (Scenario mix : List.of(Scenario.REVERSAL_MIX, Scenario.HOLDS_MIX, Scenario.FX_MIX)) {
             Optional<RunResult> mixed = find(report, mix, service);
             if (plain.isPresent() && mixed.isPresent()) {
                 ratios.put(

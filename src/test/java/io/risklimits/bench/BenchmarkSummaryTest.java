@@ -114,6 +114,35 @@ class BenchmarkSummaryTest {
                         + " (uniform, 30 days): throughput 0.75");
     }
 
+    @Test
+    void theCurrencyMixIsReadAgainstUniformThirtyDaysEndToEnd() {
+        BenchmarkReport withRates = BenchmarkReport.of(
+                Map.of(),
+                Map.of(),
+                List.of(BASELINE, BATCHED),
+                List.of(
+                        run(
+                                Scenario.UNIFORM,
+                                BATCHED,
+                                List.of(30_000, 31_000, 32_000),
+                                List.of(32_000, 32_000, 32_000),
+                                false),
+                        run(
+                                Scenario.FX_MIX,
+                                BATCHED,
+                                List.of(28_500, 29_450, 28_800),
+                                List.of(32_000, 32_000, 32_000),
+                                false)));
+        Map<String, Object> ratios = figures(BenchmarkSummary.of(withRates, BASELINE, BATCHED), "ratios");
+
+        assertThat(figures(ratios, "fx_mix_over_uniform_30d"))
+                .containsEntry("median", 0.95)
+                .containsEntry("rounds", List.of(0.95, 0.95, 0.9));
+        assertThat(withRates.table())
+                .contains("batched: with 30 % of the authorizations in EUR, GBP, JPY, CAD / all in the limit currency"
+                        + " (uniform, 30 days): throughput 0.95");
+    }
+
     private Map<String, Object> figures(String name) {
         return figures(summary, name);
     }

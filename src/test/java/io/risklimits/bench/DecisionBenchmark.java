@@ -68,6 +68,7 @@ class DecisionBenchmark {
         System.out.println("Benchmark: host writeback " + HostWriteback.describe());
         database.setSynchronousCommit(options.synchronousCommit());
         database.insertChannelLimits();
+        database.insertFxRates();
         database.autovacuumRequestLogAsIfFull();
         List<Scenario> scenarios =
                 options.scenarios().stream().map(Scenario::named).toList();

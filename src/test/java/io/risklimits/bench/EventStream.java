@@ -105,6 +105,9 @@ final class EventStream {
         if (scenario.hasHolds()) {
             hold(event, new Authorization(dedupeId, keyIndex, amount));
         }
+        if (scenario.hasForeignCurrencies() && random.nextDouble() < scenario.foreignShare()) {
+            event.put("currency", Scenario.FOREIGN_CURRENCIES.get(random.nextInt(Scenario.FOREIGN_CURRENCIES.size())));
+        }
         byte[] payload =
                 Events.json(scenario.accounts() > 0 ? Events.withAccount(event, scenario.accountOf(keyIndex)) : event);
         if (scenario.reversalShare() > 0) {

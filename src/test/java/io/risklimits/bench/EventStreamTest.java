@@ -102,6 +102,26 @@ class EventStreamTest {
         });
     }
 
+    @Test
+    void aThirdOfTheCurrencyMixIsInTheFourForeignCurrenciesAndTheRestInTheLimitCurrency() {
+        List<Sent> fxMix = sent(new EventStream(Scenario.FX_MIX, BenchmarkKeys.random(200), 20261123L), EVENTS);
+
+        assertThat(fxMix).extracting(sent -> sent.field("currency")).containsOnly("USD", "EUR", "GBP", "JPY", "CAD");
+        assertThat(share(fxMix, sent -> !sent.field("currency").equals("USD"))).isCloseTo(0.30, within(0.02));
+        for (String currency : Scenario.FOREIGN_CURRENCIES) {
+            assertThat(share(fxMix, sent -> sent.field("currency").equals(currency)))
+                    .isCloseTo(0.075, within(0.01));
+        }
+        assertThat(fxMix).extracting(Sent::type).containsOnly("AUTHORIZATION");
+    }
+
+    @Test
+    void aScenarioWithoutAForeignShareSendsEveryEventInTheLimitCurrency() {
+        List<Sent> uniform = sent(new EventStream(Scenario.UNIFORM, BenchmarkKeys.random(200), 20261123L), 1_000);
+
+        assertThat(uniform).extracting(sent -> sent.field("currency")).containsOnly("USD");
+    }
+
     private static boolean expiresWithinSeconds(Sent hold) {
         Duration held = Duration.between(
                 Instant.parse(hold.field("occurred_at")), Instant.parse(hold.field("hold_expires_at")));

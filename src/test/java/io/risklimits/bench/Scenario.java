@@ -20,6 +20,8 @@ import java.util.UUID;
  *     entity's account (key i belongs to account i mod accounts); 0: events name no account
  * @param holds whether the authorizations are holds and what follows them ({@link HoldMix#NONE}: final
  *     spends, nothing follows)
+ * @param foreignShare share of the authorizations in a currency other than the limit currency, drawn
+ *     evenly from {@link #FOREIGN_CURRENCIES}, each with a rate the run loads
  */
 record Scenario(
         String name,
@@ -29,7 +31,8 @@ record Scenario(
         double reversalShare,
         boolean wideKeys,
         int accounts,
-        HoldMix holds) {
+        HoldMix holds,
+        double foreignShare) {
 
     Scenario(
             String name,
@@ -51,6 +54,21 @@ record Scenario(
             int accounts) {
         this(name, summaryName, historyDays, hotKeyShare, reversalShare, wideKeys, accounts, HoldMix.NONE);
     }
+
+    Scenario(
+            String name,
+            String summaryName,
+            int historyDays,
+            double hotKeyShare,
+            double reversalShare,
+            boolean wideKeys,
+            int accounts,
+            HoldMix holds) {
+        this(name, summaryName, historyDays, hotKeyShare, reversalShare, wideKeys, accounts, holds, 0);
+    }
+
+    /** The foreign currencies of a scenario with a foreign share: the yen (no minor unit) among three of two decimals. */
+    static final List<String> FOREIGN_CURRENCIES = List.of("EUR", "GBP", "JPY", "CAD");
 
     /**
      * Every authorization a hold (it carries hold_expires_at, whatever its channel), and one follow-up
@@ -80,12 +98,14 @@ record Scenario(
     // card traffic: holds, most of them captured later, some incremented, some expiring during the phase
     static final Scenario HOLDS_MIX =
             new Scenario("holds-mix", "holds_mix", 30, 0, 0, false, 0, new HoldMix(0.60, 0.10, 0.05));
+    // uniform 30 d with 30 % of the authorizations in four foreign currencies, converted at decision time
+    static final Scenario FX_MIX = new Scenario("fx-mix", "fx_mix", 30, 0, 0, false, 0, HoldMix.NONE, 0.30);
 
     // the order of a round: uniform 30 d next to the scenarios it is compared with (1 d of history,
-    // the reversal and holds mixes, the scopes, the wide key set), so that the machine's drift between them
+    // the reversal, holds and currency mixes, the scopes, the wide key set), so that the machine's drift between them
     // is a few seconds' worth
-    static final List<Scenario> ALL =
-            List.of(SHALLOW_HISTORY, UNIFORM, REVERSAL_MIX, HOLDS_MIX, ALL_SCOPES, HOT_ACCOUNT, WIDE_KEYS, HOT_KEY);
+    static final List<Scenario> ALL = List.of(
+            SHALLOW_HISTORY, UNIFORM, REVERSAL_MIX, HOLDS_MIX, FX_MIX, ALL_SCOPES, HOT_ACCOUNT, WIDE_KEYS, HOT_KEY);
 
     static final List<String> NAMES = ALL.stream().map(Scenario::name).toList();
 
@@ -115,11 +135,16 @@ record Scenario(
         return !holds.equals(HoldMix.NONE);
     }
 
+    boolean hasForeignCurrencies() {
+        return foreignShare > 0;
+    }
+
     /**
      * Whether the per-event baseline runs it: the baseline counts at the business key alone and decides
-     * every event as an authorization, as v2 did, so it knows neither captures, increments nor expiry.
+     * every event as an authorization in the limit currency, as v2 did, so it knows neither captures,
+     * increments, expiry nor rates.
      */
     boolean comparedWithBaseline() {
-        return !wideKeys && accounts == 0 && !hasHolds();
+        return !wideKeys && accounts == 0 && !hasHolds() && !hasForeignCurrencies();
     }
 }
