@@ -1,14 +1,11 @@
 package io.risklimits.cli;
 
-import io.risklimits.decision.Direction;
 import java.io.PrintWriter;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(
@@ -25,23 +22,8 @@ final class HoldsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(
-            names = {"--entity-id", "--entity"},
-            required = true,
-            paramLabel = "UUID",
-            converter = Converters.Uuid.class,
-            description = "entity of the business key")
-    UUID entityId;
-
-    @Option(
-            names = "--channel",
-            required = true,
-            converter = Converters.Channel.class,
-            description = "channel of the business key")
-    String channel;
-
-    @Option(names = "--direction", required = true, description = "IN or OUT")
-    Direction direction;
+    @Mixin
+    BusinessKeyOptions businessKey;
 
     @Mixin
     DatabaseOptions database;
@@ -50,12 +32,13 @@ final class HoldsCommand implements Callable<Integer> {
     public Integer call() {
         List<LedgerLookup.Ledger> holds;
         try (Database db = database.open()) {
-            holds = new LedgerLookup(db.jdbc()).openHolds(entityId, channel, direction.name());
+            holds = new LedgerLookup(db.jdbc())
+                    .openHolds(businessKey.entityId, businessKey.channel, businessKey.direction.name());
         }
         PrintWriter out = spec.commandLine().getOut();
-        String businessKey = entityId + ":" + channel + ":" + direction;
+        String keyName = businessKey.businessKey().recordKey();
         if (holds.isEmpty()) {
-            out.println("no open holds under " + businessKey);
+            out.println("no open holds under " + keyName);
             return 0;
         }
         TextTable table = new TextTable("dedupe_id", "authorized", "captured", "held", "expires_at");
@@ -65,7 +48,7 @@ final class HoldsCommand implements Callable<Integer> {
             held += hold.held();
         }
         table.print(out, "");
-        out.println(holds.size() + (holds.size() == 1 ? " open hold" : " open holds") + " under " + businessKey
+        out.println(holds.size() + (holds.size() == 1 ? " open hold" : " open holds") + " under " + keyName
                 + ", holding " + held);
         return 0;
     }

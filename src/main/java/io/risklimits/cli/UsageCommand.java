@@ -1,7 +1,5 @@
 package io.risklimits.cli;
 
-import io.risklimits.decision.BusinessKey;
-import io.risklimits.decision.Direction;
 import io.risklimits.decision.Limit;
 import io.risklimits.decision.Limits;
 import io.risklimits.decision.ScopeKey;
@@ -46,23 +44,8 @@ final class UsageCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(
-            names = {"--entity-id", "--entity"},
-            required = true,
-            paramLabel = "UUID",
-            converter = Converters.Uuid.class,
-            description = "entity of the business key")
-    UUID entityId;
-
-    @Option(
-            names = "--channel",
-            required = true,
-            converter = Converters.Channel.class,
-            description = "channel of the business key")
-    String channel;
-
-    @Option(names = "--direction", required = true, description = "IN or OUT")
-    Direction direction;
+    @Mixin
+    BusinessKeyOptions businessKey;
 
     @Option(
             names = {"--account-id", "--account"},
@@ -88,7 +71,7 @@ final class UsageCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         WindowCalendar calendar = calendar();
-        List<ScopeKey> keys = ScopeKey.countedAt(new BusinessKey(entityId, channel, direction), accountId);
+        List<ScopeKey> keys = ScopeKey.countedAt(businessKey.businessKey(), accountId);
         Instant bucket;
         List<ScopeUsage> scopes;
         try (Database db = database.open()) {
