@@ -56,8 +56,8 @@ public record FxPolicy(String limitCurrency, Duration maxAge, FxRates rates) {
      * A follow-up's amount (in its original's currency) as counted at the rate its original was counted at.
      * A release converts rounded down, never more than is still counted (counted): the reversal whose exact
      * converted amount reaches what is still counted up to rounding gives back all of it, and one whose
-     * exact converted amount is beyond it is answered counted + 1, which the hold policy refuses as
-     * EXCEEDS_REMAINING. A capture takes from what is held (held) up to the exact converted amount, and
+     * exact converted amount is beyond it is answered rounded up (more than is still counted, which the
+     * hold policy refuses as EXCEEDS_REMAINING; the decision reports it as its counted_amount). A capture takes from what is held (held) up to the exact converted amount, and
      * what is beyond is counted anew, rounded up, as is an increment.
      */
     public long followUpAmount(
@@ -67,7 +67,7 @@ public record FxPolicy(String limitCurrency, Duration maxAge, FxRates rates) {
         return switch (type) {
             case REVERSAL -> {
                 if (exact.compareTo(BigDecimal.valueOf(counted)) > 0) {
-                    yield counted + 1;
+                    yield up;
                 }
                 yield up >= counted
                         ? counted

@@ -93,12 +93,12 @@ class CurrencyConversionTest {
         long partial = policy.followUpAmount(EventType.REVERSAL, 333, "CHF", original, 1_129, 1_129);
         // the other 666 francs (752.58 cents) leave nothing: the 753 cents still counted come back
         long rest = policy.followUpAmount(EventType.REVERSAL, 666, "CHF", original, 1_129 - partial, 1_129 - partial);
-        // a franc more than the original is more than is still counted
-        long tooMuch = policy.followUpAmount(EventType.REVERSAL, 1_000, "CHF", original, 1_129, 1_129);
+        // 2,000 francs are 2,260 cents, more than is still counted: refused, and reported as 2,260
+        long tooMuch = policy.followUpAmount(EventType.REVERSAL, 2_000, "CHF", original, 1_129, 1_129);
 
         assertThat(partial).isEqualTo(376);
         assertThat(rest).isEqualTo(753);
-        assertThat(tooMuch).isGreaterThan(1_129);
+        assertThat(tooMuch).isEqualTo(2_260);
     }
 
     @Test
