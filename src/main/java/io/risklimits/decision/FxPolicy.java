@@ -56,9 +56,9 @@ public record FxPolicy(String limitCurrency, Duration maxAge, FxRates rates) {
      * A follow-up's amount (in its original's currency) as counted at the rate its original was counted at.
      * A release converts rounded down, never more than is still counted (counted): the reversal whose exact
      * converted amount reaches what is still counted up to rounding gives back all of it, and one whose
-     * exact converted amount is beyond it is answered rounded up (more than is still counted, which the
-     * hold policy refuses as EXCEEDS_REMAINING; the decision reports it as its counted_amount). A capture takes from what is held (held) up to the exact converted amount, and
-     * what is beyond is counted anew, rounded up, as is an increment.
+     * exact converted amount is beyond it is answered with that amount rounded up, more than is still
+     * counted, which the hold policy refuses as EXCEEDS_REMAINING. A capture takes from what is held (held)
+     * up to the exact converted amount, and what is beyond is counted anew, rounded up, as is an increment.
      */
     public long followUpAmount(
             EventType type, long amount, String currency, Conversion original, long counted, long held) {

@@ -4,13 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import io.risklimits.decider.OracleEvents.Sent;
+import io.risklimits.decision.FxRate;
 import io.risklimits.decision.ReferenceModel;
 import io.risklimits.decision.hold.HoldTerms;
+import io.risklimits.limits.FxRateCatalog;
 import io.risklimits.support.DecisionMessage;
 import io.risklimits.support.Events;
 import io.risklimits.support.RunningService;
 import io.risklimits.support.TestInfrastructure;
 import io.risklimits.support.TestKafka;
+import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -22,6 +25,7 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,6 +65,13 @@ import tools.jackson.databind.JsonNode;
  * already due, right after its authorization, where the audit log files its expiry), and an EXPIRED
  * decision (made by a batch or by the sweep) must be one the model made. At the end, when every short hold
  * has expired, every hour bucket of every scope key equals the model's.
+ *
+ * <p>About 30 % of the authorizations are in other currencies than the limit currency (USD), and their
+ * follow-ups in the same, now and then in another: JPY (no minor unit) and KWD (three decimals) at rates
+ * that change between waves (a row of risk_fx_rate valid from then on, in force before the next wave),
+ * CZK without a rate until the history is under way, PLN with a rate older than risk.fx.max-age only, and
+ * THB with none. The model converts with the rate valid at each decision's decided_at, and every decision
+ * carries the counted_amount and fx it expects.
  */
 class DeciderOracleIT {
 
@@ -76,6 +87,15 @@ class DeciderOracleIT {
     private static final int WAVES = 6;
     private static final long SEED = 20261122L;
     private static final Duration HOLD_TIME = Duration.ofDays(7);
+    private static final Duration FX_MAX_AGE = Duration.ofHours(1);
+    // how soon the service reads a new rate: a wave waits for it, so it may be short
+    private static final Duration REFRESH = Duration.ofMillis(300);
+    private static final List<OracleEvents.Foreign> FOREIGN = List.of(
+            new OracleEvents.Foreign("JPY", 11, 1.5),
+            new OracleEvents.Foreign("KWD", 9, 3.1),
+            new OracleEvents.Foreign("CZK", 4, 23),
+            new OracleEvents.Foreign("PLN", 3, 4),
+            new OracleEvents.Foreign("THB", 3, 35));
 
     /** The rows the migration seeds, which every key's limits resolve over. */
     private static final List<LimitRow> SEEDED_DEFAULTS = List.of(
@@ -91,6 +111,9 @@ class DeciderOracleIT {
     private final List<UUID> accounts = new ArrayList<>();
     private final List<LimitRow> limitRows = new ArrayList<>();
     private final Instant loadedAt = Instant.now();
+    // the rows of risk_fx_rate the test wrote, by currency, by valid_from
+    private final Map<String, TreeMap<Instant, BigDecimal>> ratesWritten = new HashMap<>();
+    private final Random rateChanges = new Random(SEED);
 
     /**
      * A row of risk_limit the test sets, resolved by hand: at its scope, for each window the matching row
@@ -119,6 +142,12 @@ class DeciderOracleIT {
         db.update("DELETE FROM risk_limit WHERE channel LIKE ?", channelPrefix + "%");
         entities.forEach(entity -> db.update("DELETE FROM risk_limit WHERE entity_id = ?", entity));
         accounts.forEach(account -> db.update("DELETE FROM risk_limit WHERE account_id = ?", account));
+        // other tests convert with these currencies' rates too
+        ratesWritten.forEach((currency, rates) -> rates.keySet()
+                .forEach(validFrom -> db.update(
+                        "DELETE FROM risk_fx_rate WHERE currency = ? AND valid_from = ?",
+                        currency,
+                        OffsetDateTime.ofInstant(validFrom, ZoneOffset.UTC))));
     }
 
     @Test
@@ -134,9 +163,14 @@ class DeciderOracleIT {
         }
         insertLimits();
         String holdChannel = channels.get(1);
-        ReferenceModel model = new ReferenceModel(ZONE, Set.of(holdChannel), HOLD_TIME);
+        ReferenceModel model =
+                new ReferenceModel(ZONE, Set.of(holdChannel), HOLD_TIME, OracleEvents.LIMIT_CURRENCY, FX_MAX_AGE);
         loadHistory(model);
-        OracleEvents events = new OracleEvents(SEED, entities, accounts, channels, holdChannel, this::accountOf);
+        OracleEvents events =
+                new OracleEvents(SEED, entities, accounts, channels, holdChannel, this::accountOf, FOREIGN);
+        writeRate("JPY", "0.006712", Duration.ZERO);
+        writeRate("KWD", "3.2541", Duration.ZERO);
+        writeRate("PLN", "0.2507", FX_MAX_AGE.plusMinutes(10));
 
         RunningService.Topics topics = RunningService.Topics.unique();
         Map<String, Object> settings = Map.of(
@@ -147,7 +181,11 @@ class DeciderOracleIT {
                 "risk.holds.ttl",
                 HOLD_TIME.toString(),
                 "risk.holds.sweep-interval",
-                "2s");
+                "2s",
+                "risk.limits.refresh",
+                REFRESH.toMillis() + "ms",
+                "risk.fx.max-age",
+                FX_MAX_AGE.toString());
         try (RunningService service = RunningService.start(topics, settings);
                 KafkaProducer<byte[], byte[]> producer = TestKafka.producer()) {
             Map<String, Sent> heldBefore = loadHoldsDecidedBefore(model, events);
@@ -162,6 +200,9 @@ class DeciderOracleIT {
                 TestKafka.confirm(sends);
                 awaitDecided(
                         events.sent().stream().map(Sent::dedupeId).distinct().count());
+                if (wave < WAVES - 1) {
+                    changeRates(wave, service.bean(FxRateCatalog.class));
+                }
             }
             awaitEveryShortHoldExpired(events.latestShortExpiry());
             List<DecidedRow> decided = decidedOrder();
@@ -171,11 +212,79 @@ class DeciderOracleIT {
                     "Oracle: %d events decided end to end in %.1f s, in %d waves, the short holds expired;"
                             + " %d decision messages%n",
                     EVENTS, seconds, WAVES, messages.size());
+            ratesOfTheTestsCurrencies(model);
             assertAgainstModel(events.sent(), heldBefore, decided, messages, model);
             assertThat(bucketsOfEveryScopeKey())
                     .as("the hour buckets of every scope key at the end")
                     .isEqualTo(model.buckets());
         }
+    }
+
+    /**
+     * A row of risk_fx_rate for the currency, valid from this long before the database clock; returns its
+     * valid_from.
+     */
+    private Instant writeRate(String currency, String rate, Duration ago) {
+        Instant validFrom = db.queryForObject(
+                        "INSERT INTO risk_fx_rate (currency, rate, valid_from)"
+                                + " VALUES (?, ?, now() - make_interval(secs => ?)) RETURNING valid_from",
+                        OffsetDateTime.class,
+                        currency,
+                        new BigDecimal(rate),
+                        ago.toSeconds())
+                .toInstant();
+        ratesWritten.computeIfAbsent(currency, c -> new TreeMap<>()).put(validFrom, new BigDecimal(rate));
+        return validFrom;
+    }
+
+    /**
+     * Between waves, rates valid from now on: JPY after every wave, KWD after every other, CZK its first
+     * after the second wave and another after the fourth; returns once the service converts with them
+     * (its catalog holds them), so that every decision of the next wave is made after they are in force.
+     */
+    private void changeRates(int wave, FxRateCatalog catalog) {
+        Map<String, Instant> written = new HashMap<>();
+        written.put(
+                "JPY",
+                writeRate(
+                        "JPY",
+                        BigDecimal.valueOf(6_000 + rateChanges.nextInt(1_500), 6)
+                                .toPlainString(),
+                        Duration.ZERO));
+        if (wave % 2 == 1) {
+            written.put(
+                    "KWD",
+                    writeRate(
+                            "KWD",
+                            BigDecimal.valueOf(32_000 + rateChanges.nextInt(1_000), 4)
+                                    .toPlainString(),
+                            Duration.ZERO));
+            written.put(
+                    "CZK",
+                    writeRate(
+                            "CZK",
+                            BigDecimal.valueOf(4_200 + rateChanges.nextInt(300), 5)
+                                    .toPlainString(),
+                            Duration.ZERO));
+        }
+        Awaitility.await("the service converting with the new rates")
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> written.entrySet().stream().allMatch(rate -> {
+                    FxRate latest = catalog.latestAt(rate.getKey(), rate.getValue());
+                    return latest != null && latest.validFrom().equals(rate.getValue());
+                }));
+    }
+
+    /** Every row of risk_fx_rate of the test's currencies, told to the model. */
+    private void ratesOfTheTestsCurrencies(ReferenceModel model) {
+        db.query(
+                "SELECT currency, rate, valid_from FROM risk_fx_rate WHERE currency = ANY (?)",
+                (RowCallbackHandler) rs -> model.rate(
+                        rs.getString(1),
+                        rs.getBigDecimal(2),
+                        rs.getObject(3, OffsetDateTime.class).toInstant()),
+                (Object) FOREIGN.stream().map(OracleEvents.Foreign::code).toArray(String[]::new));
     }
 
     /** Waits until the audit log holds as many of the test's events (expiries aside) as were sent. */
@@ -287,6 +396,8 @@ class DeciderOracleIT {
                         decided.stream().map(DecidedRow::dedupeId).toList());
 
         Map<String, Integer> outcomes = new TreeMap<>();
+        Map<String, Integer> conversions = new TreeMap<>();
+        Map<String, Set<Instant>> ratesUsed = new TreeMap<>();
         int approved = 0;
         int rejected = 0;
         Map<String, Instant> decidedAt = new HashMap<>();
@@ -335,7 +446,16 @@ class DeciderOracleIT {
             assertThat(first.decision()).as("decision of %s", dedupeId).isEqualTo(expected.decision());
             assertReleased(first, expected, dedupeId);
             assertHoldFields(first, expected, dedupeId);
+            assertConversion(first, expected, dedupeId);
             outcomes.merge(outcome(event, expected), 1, Integer::sum);
+            if (expected.fx() != null) {
+                conversions.merge(conversion(event, expected, row.decidedAt()), 1, Integer::sum);
+                if (event.authorization()) {
+                    ratesUsed
+                            .computeIfAbsent(event.currency(), currency -> new HashSet<>())
+                            .add(expected.fx().validFrom());
+                }
+            }
             assertThat(first.reason()).as("reason of %s", dedupeId).isEqualTo(expected.reason());
             assertThat(Instant.parse(first.json().get("bucket_ts").stringValue()))
                     .as("bucket_ts of %s", dedupeId)
@@ -359,7 +479,42 @@ class DeciderOracleIT {
         System.out.printf(
                 "Oracle: %d approved, %d rejected, %d replays checked; outcomes %s%n",
                 approved, rejected, sent.size() - firstSent.size(), outcomes);
+        Map<String, Long> authorizationsByCurrency = firstSent.values().stream()
+                .filter(event -> event.authorization() && !event.invalid())
+                .collect(Collectors.groupingBy(Sent::currency, TreeMap::new, Collectors.counting()));
+        System.out.printf(
+                "Oracle: authorizations by currency %s; converted %s%n", authorizationsByCurrency, conversions);
         assertCoverage(approved, rejected, outcomes);
+        assertConversionCoverage(conversions, ratesUsed);
+    }
+
+    /** A converted decision's name in the tally: its currency, its kind, and whether at the latest rate. */
+    private String conversion(Sent event, ReferenceModel.Expected expected, Instant decidedAt) {
+        boolean latest = ratesWritten
+                .get(event.currency())
+                .floorKey(decidedAt)
+                .equals(expected.fx().validFrom());
+        return event.currency() + " "
+                + (event.authorization() ? "authorization" : event.type().toLowerCase())
+                + (latest ? "" : " at its original's earlier rate");
+    }
+
+    /**
+     * Every currency with a rate converts authorizations and follow-ups, CZK once its first rate came, JPY
+     * at each of its rates, and follow-ups at their original's rate after it changed.
+     */
+    private static void assertConversionCoverage(
+            Map<String, Integer> conversions, Map<String, Set<Instant>> ratesUsed) {
+        for (String converted :
+                List.of("JPY authorization", "KWD authorization", "CZK authorization", "JPY reversal", "KWD capture")) {
+            assertThat(conversions).as("conversions of a %s", converted).containsKey(converted);
+        }
+        assertThat(conversions.keySet())
+                .as("follow-ups converted at their original's earlier rate")
+                .anyMatch(kind -> kind.endsWith("at its original's earlier rate"));
+        assertThat(ratesUsed.get("JPY"))
+                .as("the JPY rates authorizations were converted at")
+                .hasSize(WAVES);
     }
 
     /**
@@ -377,10 +532,12 @@ class DeciderOracleIT {
                         event.account(),
                         event.dedupeId(),
                         event.amount(),
+                        event.currency(),
                         event.holdExpiresAt(),
                         decidedAt,
                         capsByScope(key, event.account()));
-            case "REVERSAL" -> model.reverse(key, event.dedupeId(), event.original(), event.amount(), decidedAt);
+            case "REVERSAL" ->
+                model.reverse(key, event.dedupeId(), event.original(), event.amount(), event.currency(), decidedAt);
             case "CAPTURE" ->
                 model.capture(
                         key,
@@ -388,6 +545,7 @@ class DeciderOracleIT {
                         event.dedupeId(),
                         event.original(),
                         event.amount(),
+                        event.currency(),
                         event.isFinal(),
                         decidedAt);
             case "INCREMENT" -> {
@@ -399,6 +557,7 @@ class DeciderOracleIT {
                         event.dedupeId(),
                         event.original(),
                         event.amount(),
+                        event.currency(),
                         event.holdExpiresAt(),
                         decidedAt,
                         capsByScope(key, checkedAccount(model, event, authorizations)));
@@ -425,6 +584,9 @@ class DeciderOracleIT {
             case "AUTHORIZATION", "REVERSAL" -> verdict;
             case "INCREMENT" -> "INCREMENT " + verdict;
             default -> {
+                if (expected.decision().equals("REJECTED")) {
+                    yield "CAPTURE " + verdict;
+                }
                 List<String> kinds = new ArrayList<>();
                 if (expected.remaining() == null) {
                     kinds.add("without an authorization");
@@ -464,6 +626,11 @@ class DeciderOracleIT {
                 "REJECTED ORIGINAL_NOT_FOUND",
                 "REJECTED ORIGINAL_NOT_APPROVED",
                 "REJECTED EXCEEDS_REMAINING",
+                "REJECTED NO_FX_RATE",
+                "REJECTED FX_RATE_STALE",
+                "REJECTED CURRENCY_MISMATCH",
+                "CAPTURE REJECTED CURRENCY_MISMATCH",
+                "INCREMENT REJECTED CURRENCY_MISMATCH",
                 "INCREMENT APPROVED",
                 "INCREMENT REJECTED LIMIT_TXN_AMOUNT",
                 "INCREMENT REJECTED HOLD_CLOSED",
@@ -499,6 +666,7 @@ class DeciderOracleIT {
         assertThat(message.json().has("usage")).as("usage of %s", dedupeId).isFalse();
         assertReleased(message, expected, dedupeId);
         assertHoldFields(message, expected, dedupeId);
+        assertConversion(message, expected, dedupeId);
     }
 
     /** The test's audit rows in the order they were decided, expiries among them. */
@@ -644,6 +812,26 @@ class DeciderOracleIT {
                                 : null)
                 .as("hold_expires_at of %s", dedupeId)
                 .isEqualTo(expected.holdExpiresAt());
+    }
+
+    /** counted_amount and fx: present exactly when the model converted, with its amount and rate. */
+    private static void assertConversion(DecisionMessage message, ReferenceModel.Expected expected, String dedupeId) {
+        assertOptionalNumber(message, "counted_amount", expected.countedAmount(), dedupeId);
+        JsonNode fx = message.json().get("fx");
+        if (expected.fx() == null) {
+            assertThat(fx).as("fx of %s", dedupeId).isNull();
+            return;
+        }
+        assertThat(fx).as("fx of %s", dedupeId).isNotNull();
+        assertThat(fx.get("currency").stringValue())
+                .as("fx currency of %s", dedupeId)
+                .isEqualTo(expected.fx().currency());
+        assertThat(new BigDecimal(fx.get("rate").stringValue()))
+                .as("fx rate of %s", dedupeId)
+                .isEqualByComparingTo(expected.fx().rate());
+        assertThat(Instant.parse(fx.get("valid_from").stringValue()))
+                .as("fx valid_from of %s", dedupeId)
+                .isEqualTo(expected.fx().validFrom());
     }
 
     private static void assertOptionalNumber(DecisionMessage message, String field, Long expected, String dedupeId) {
@@ -896,6 +1084,7 @@ class DeciderOracleIT {
                     dedupeId.toString(),
                     null,
                     amount,
+                    OracleEvents.LIMIT_CURRENCY,
                     false,
                     account == null ? null : account.toString(),
                     "AUTHORIZATION",

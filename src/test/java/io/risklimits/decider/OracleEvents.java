@@ -13,15 +13,29 @@ import java.util.function.Function;
 
 /**
  * The random events of the decider's oracle test, each built from what was sent before it: authorizations
- * (some INVALID, some holds that expire within seconds, a few due already when decided), a dedupe_id sent again now and then, and
- * follow-ups of earlier events whatever became of them: reversals, captures (for what was held, less, more,
- * split into a non-final and a final one, of unknown originals) and increments (some moving the expiry,
- * some beyond a limit).
+ * (some INVALID, some holds that expire within seconds, a few due already when decided, about 30 % in
+ * currencies other than the limit currency), a dedupe_id sent again now and then, and follow-ups of
+ * earlier events whatever became of them: reversals, captures (for what was held, less, more, split into a
+ * non-final and a final one, of unknown originals) and increments (some moving the expiry, some beyond a
+ * limit), in their original's currency, now and then in another.
  */
 final class OracleEvents {
 
     /** The longest a short hold lasts after it is sent. */
     static final Duration SHORT_HOLD_AT_MOST = Duration.ofMillis(3_500);
+
+    /** The limit currency: most events' currency. */
+    static final String LIMIT_CURRENCY = "USD";
+
+    private static final int FOREIGN_PERCENT = 30;
+    private static final int WRONG_CURRENCY_PERCENT = 8;
+
+    /**
+     * A currency other than the limit currency an authorization may be in: how often, relative to the
+     * others, and about how many of its minor units are worth a cent, so that its amounts meet the limits
+     * as often as the limit currency's.
+     */
+    record Foreign(String code, int weight, double minorUnitsPerCent) {}
 
     private final Random random;
     private final List<UUID> entities;
@@ -29,6 +43,8 @@ final class OracleEvents {
     private final List<String> channels;
     private final String holdChannel;
     private final Function<UUID, UUID> accountOf;
+    private final List<Foreign> foreign;
+    private final int foreignWeights;
     private final List<Sent> sent = new ArrayList<>();
     private final List<Sent> authorizations = new ArrayList<>();
     private final List<Sent> holds = new ArrayList<>();
@@ -48,6 +64,7 @@ final class OracleEvents {
             String dedupeId,
             byte[] payload,
             long amount,
+            String currency,
             boolean invalid,
             String account,
             String type,
@@ -66,13 +83,16 @@ final class OracleEvents {
             List<UUID> accounts,
             List<String> channels,
             String holdChannel,
-            Function<UUID, UUID> accountOf) {
+            Function<UUID, UUID> accountOf,
+            List<Foreign> foreign) {
         this.random = new Random(seed);
         this.entities = entities;
         this.accounts = accounts;
         this.channels = channels;
         this.holdChannel = holdChannel;
         this.accountOf = accountOf;
+        this.foreign = List.copyOf(foreign);
+        this.foreignWeights = foreign.stream().mapToInt(Foreign::weight).sum();
     }
 
     /** Every event made so far, a dedupe_id sent again as often as it was. */
@@ -156,10 +176,12 @@ final class OracleEvents {
         // an entity's events name its account, now and then none
         UUID account = random.nextInt(100) < 85 ? accountOf.apply(entity) : null;
         boolean invalid = random.nextInt(100) < 3;
-        long amount = invalid ? 0 : 1 + random.nextInt(3000);
+        String currency = invalid || random.nextInt(100) >= FOREIGN_PERCENT ? LIMIT_CURRENCY : foreignCurrency();
+        long amount = invalid ? 0 : inCurrency(1 + random.nextInt(3000), currency);
         UUID dedupeId = UUID.randomUUID();
         Map<String, Object> event =
                 Events.withAccount(Events.event(dedupeId, entity, channel, direction, amount), account);
+        event.put("currency", currency);
         // on the hold channel a hold lasts the hold time unless it names a short one; elsewhere it is a
         // final spend unless it names one; now and then one that occurred minutes ago names an expiry
         // before it is sent: a hold due when it is decided
@@ -178,6 +200,7 @@ final class OracleEvents {
                 dedupeId.toString(),
                 Events.json(event),
                 amount,
+                currency,
                 invalid,
                 account == null ? null : account.toString(),
                 "AUTHORIZATION",
@@ -215,13 +238,16 @@ final class OracleEvents {
         int kind = random.nextInt(100);
         if (kind < 25) {
             long part = 1 + random.nextInt((int) original);
-            finalCapturesToCome.add(
-                    captureOf(followUp, Math.max(1, original - part + random.nextInt(400) - 200), true));
+            long lessOrMore =
+                    inCurrency(1 + random.nextInt(200), followUp.currency()) * (random.nextBoolean() ? 1 : -1);
+            finalCapturesToCome.add(captureOf(followUp, Math.max(1, original - part + lessOrMore), true));
             return captureOf(followUp, part, false);
         }
         long amount = kind < 50
                 ? original
-                : kind < 75 ? 1 + random.nextInt((int) original) : original + 1 + random.nextInt(800);
+                : kind < 75
+                        ? 1 + random.nextInt((int) original)
+                        : original + inCurrency(1 + random.nextInt(800), followUp.currency());
         return captureOf(followUp, amount, true);
     }
 
@@ -242,7 +268,7 @@ final class OracleEvents {
      */
     private Sent increment(Sent earlier) {
         FollowUp followUp = followUpOf(earlier, 4, 6);
-        long amount = 1 + random.nextInt(random.nextInt(100) < 20 ? 3_000 : 800);
+        long amount = inCurrency(1 + random.nextInt(random.nextInt(100) < 20 ? 3_000 : 800), followUp.currency());
         Map<String, Object> event = followUp.event(amount);
         event.put("type", "INCREMENT");
         event.put("original", followUp.original().toString());
@@ -290,13 +316,47 @@ final class OracleEvents {
         UUID account = accountKind < 40
                 ? (earlier.account() == null ? null : UUID.fromString(earlier.account()))
                 : accountKind < 70 ? null : accounts.get(random.nextInt(accounts.size()));
-        return new FollowUp(entity, key[1], direction, original, account);
+        return new FollowUp(entity, key[1], direction, original, account, currencyAfter(earlier));
     }
 
-    private record FollowUp(UUID entity, String channel, String direction, UUID original, UUID account) {
+    /** A follow-up's currency: its original's, now and then another (the limit currency or a foreign one). */
+    private String currencyAfter(Sent earlier) {
+        if (random.nextInt(100) >= WRONG_CURRENCY_PERCENT) {
+            return earlier.currency();
+        }
+        String other = earlier.currency().equals(LIMIT_CURRENCY) ? foreignCurrency() : LIMIT_CURRENCY;
+        return other.equals(earlier.currency()) ? LIMIT_CURRENCY : other;
+    }
+
+    private String foreignCurrency() {
+        int dice = random.nextInt(foreignWeights);
+        for (Foreign currency : foreign) {
+            dice -= currency.weight();
+            if (dice < 0) {
+                return currency.code();
+            }
+        }
+        throw new IllegalStateException("weights sum to " + foreignWeights);
+    }
+
+    /** About as much in the currency's minor units as the cents. */
+    private long inCurrency(long cents, String currency) {
+        double perCent = foreign.stream()
+                .filter(each -> each.code().equals(currency))
+                .mapToDouble(Foreign::minorUnitsPerCent)
+                .findFirst()
+                .orElse(1);
+        return Math.max(1, Math.round(cents * perCent));
+    }
+
+    private record FollowUp(
+            UUID entity, String channel, String direction, UUID original, UUID account, String currency) {
 
         Map<String, Object> event(long amount) {
-            return Events.withAccount(Events.event(UUID.randomUUID(), entity, channel, direction, amount), account);
+            Map<String, Object> event =
+                    Events.withAccount(Events.event(UUID.randomUUID(), entity, channel, direction, amount), account);
+            event.put("currency", currency);
+            return event;
         }
 
         Sent sent(Map<String, Object> event, long amount, String type, boolean isFinal, Instant holdExpiresAt) {
@@ -305,6 +365,7 @@ final class OracleEvents {
                     (String) event.get("dedupe_id"),
                     Events.json(event),
                     amount,
+                    currency,
                     false,
                     account == null ? null : account.toString(),
                     type,

@@ -76,6 +76,47 @@ class CurrencyDecisionJsonTest {
         }
     }
 
+    @Test
+    void aCaptureRefusedForItsConversionIsAValidRejectionAndOneRejectedForALimitIsNot() {
+        for (Reason reason : List.of(Reason.NO_FX_RATE, Reason.FX_RATE_STALE, Reason.CURRENCY_MISMATCH)) {
+            assertThat(DecisionSchema.isValidDecision(rejectedCapture(reason)))
+                    .as("a capture rejected %s", reason)
+                    .isTrue();
+        }
+        assertThat(DecisionSchema.isValidDecision(rejectedCapture(Reason.LIMIT_24H_AMOUNT)))
+                .as("a capture rejected for a limit")
+                .isFalse();
+    }
+
+    private static byte[] rejectedCapture(Reason reason) {
+        TransactionEvent capture = new TransactionEvent(
+                UUID.randomUUID(),
+                KEY,
+                1_001,
+                "EUR",
+                DECIDED_AT,
+                EventType.CAPTURE,
+                null,
+                null,
+                UUID.randomUUID(),
+                null,
+                true);
+        return DecisionJson.message(Decision.followUp(
+                capture,
+                Verdict.REJECTED,
+                reason,
+                Usage.NONE,
+                LIMITS,
+                BUCKET,
+                DECIDED_AT,
+                null,
+                null,
+                null,
+                null,
+                null,
+                List.of()));
+    }
+
     private static ScopeCheck check() {
         return new ScopeCheck(Scope.KEY, Usage.NONE, LIMITS);
     }

@@ -1,5 +1,7 @@
 package io.risklimits.decision;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.DayOfWeek;
 import java.time.Duration;
 import java.time.Instant;
@@ -8,6 +10,7 @@ import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
 import java.time.temporal.TemporalAdjusters;
 import java.util.ArrayList;
+import java.util.Currency;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,6 +38,13 @@ import java.util.TreeMap;
  *
  * <p>A business key is written {@code entity:channel:direction}; it is also the name of its own scope
  * key. The other scope keys are written {@code scope:owner:channel:direction} ({@link #scopeKeys}).
+ *
+ * <p>Currencies: every limit and usage figure is in the limit currency. An event in another currency counts
+ * its amount times the latest rate ({@link #rate}) valid at its decision, in the limit currency's minor
+ * units (the ISO 4217 exponents), rounded up; refused NO_FX_RATE without such a rate and FX_RATE_STALE when
+ * that rate is older than the maximum age. A follow-up of an approved authorization must be in its
+ * currency (else CURRENCY_MISMATCH, nothing changes) and converts at its rate: a reversal rounded down,
+ * the one that reaches what is still counted giving back all of it; a capture and an increment rounded up.
  */
 public final class ReferenceModel {
 
@@ -50,6 +60,10 @@ public final class ReferenceModel {
     private final ZoneId zone;
     private final Set<String> holdChannels;
     private final Duration holdTime;
+    private final String limitCurrency;
+    private final Duration fxMaxAge;
+    // by currency, by valid_from: limit-currency units worth one unit of the currency
+    private final Map<String, TreeMap<Instant, BigDecimal>> rates = new HashMap<>();
 
     /** Calendar windows in the zone; no channel's authorizations are holds unless they name an expiry. */
     public ReferenceModel(ZoneId zone) {
@@ -61,10 +75,29 @@ public final class ReferenceModel {
      * @param holdTime how long a hold lasts when its authorization names no expiry (risk.holds.ttl)
      */
     public ReferenceModel(ZoneId zone, Set<String> holdChannels, Duration holdTime) {
+        this(zone, holdChannels, holdTime, "USD", Duration.ofHours(48));
+    }
+
+    /**
+     * @param limitCurrency the currency of every limit and usage figure (risk.currency)
+     * @param fxMaxAge how old the latest rate of a currency may be at a decision (risk.fx.max-age)
+     */
+    public ReferenceModel(
+            ZoneId zone, Set<String> holdChannels, Duration holdTime, String limitCurrency, Duration fxMaxAge) {
         this.zone = zone;
         this.holdChannels = Set.copyOf(holdChannels);
         this.holdTime = holdTime;
+        this.limitCurrency = limitCurrency;
+        this.fxMaxAge = fxMaxAge;
     }
+
+    /** A rate of the currency from validFrom on, until its next: how many units of the limit currency one is worth. */
+    public void rate(String currency, BigDecimal rate, Instant validFrom) {
+        rates.computeIfAbsent(currency, c -> new TreeMap<>()).put(validFrom, rate);
+    }
+
+    /** The rate a decision converted at, as its fx field names it: the limit currency, the rate, its valid_from. */
+    public record Fx(String currency, BigDecimal rate, Instant validFrom) {}
 
     /** The first hour of the window that ends with the bucket; a calendar window from midnight in the zone. */
     public Instant since(String window, Instant bucket) {
@@ -99,6 +132,10 @@ public final class ReferenceModel {
      *     expiry's instant; null otherwise
      * @param captured for CAPTURED: what it turned from held into spent; null otherwise
      * @param overCaptured for CAPTURED: what it counted anew; null otherwise
+     * @param countedAmount for an event in another currency than the limit currency that was converted: what
+     *     it counts (or would, when rejected), gives back, or asks to give back, in the limit currency; for an
+     *     expiry of such a hold, what it gave back; null otherwise
+     * @param fx the rate countedAmount was converted at; null without one
      */
     public record Expected(
             String decision,
@@ -109,7 +146,33 @@ public final class ReferenceModel {
             Map<String, Map<String, long[]>> scopes,
             Instant holdExpiresAt,
             Long captured,
-            Long overCaptured) {
+            Long overCaptured,
+            Long countedAmount,
+            Fx fx) {
+
+        public Expected(
+                String decision,
+                String reason,
+                Map<String, long[]> usage,
+                long[] released,
+                Long remaining,
+                Map<String, Map<String, long[]>> scopes,
+                Instant holdExpiresAt,
+                Long captured,
+                Long overCaptured) {
+            this(
+                    decision,
+                    reason,
+                    usage,
+                    released,
+                    remaining,
+                    scopes,
+                    holdExpiresAt,
+                    captured,
+                    overCaptured,
+                    null,
+                    null);
+        }
 
         public Expected(String decision, String reason, Map<String, long[]> usage) {
             this(decision, reason, usage, null, null, Map.of(), null, null, null);
@@ -117,6 +180,24 @@ public final class ReferenceModel {
 
         public Expected(String decision, String reason, Map<String, long[]> usage, long[] released, Long remaining) {
             this(decision, reason, usage, released, remaining, Map.of(), null, null, null);
+        }
+
+        /** The same decision, converted: countedAmount at fx; as it is when fx is null (the limit currency). */
+        Expected convertedAt(Fx fx, long countedAmount) {
+            return fx == null
+                    ? this
+                    : new Expected(
+                            decision,
+                            reason,
+                            usage,
+                            released,
+                            remaining,
+                            scopes,
+                            holdExpiresAt,
+                            captured,
+                            overCaptured,
+                            countedAmount,
+                            fx);
         }
     }
 
@@ -150,6 +231,8 @@ public final class ReferenceModel {
      */
     private static final class Counted {
         final Map<String, String> scopeKeys;
+        final String currency;
+        final Fx fx;
         final List<Part> parts = new ArrayList<>();
         Instant countHour;
         Instant expiresAt;
@@ -157,8 +240,14 @@ public final class ReferenceModel {
         long captured;
         long authorized;
 
-        Counted(Map<String, String> scopeKeys, Instant hour, long amount, Instant expiresAt) {
+        /**
+         * @param currency the authorization's currency, which its follow-ups must be in
+         * @param fx the rate it was converted at, which its follow-ups convert at; null in the limit currency
+         */
+        Counted(Map<String, String> scopeKeys, Instant hour, long amount, Instant expiresAt, String currency, Fx fx) {
             this.scopeKeys = scopeKeys;
+            this.currency = currency;
+            this.fx = fx;
             this.expiresAt = expiresAt;
             this.authorized = amount;
             add(hour, amount);
@@ -224,7 +313,7 @@ public final class ReferenceModel {
         for (int i = 0; i < count; i++) {
             // split the bucket total into count events; only the sums matter
             long share = amount / count + (i == 0 ? amount % count : 0);
-            count(new Counted(Map.of("key", key), bucket, share, null));
+            count(new Counted(Map.of("key", key), bucket, share, null, limitCurrency, null));
         }
     }
 
@@ -251,7 +340,7 @@ public final class ReferenceModel {
      * alone: the key's own rules, for a model of one key (whose name need not be a business key's).
      */
     public Expected decide(String key, String dedupeId, long amount, Instant bucket, Map<String, Cap> caps) {
-        return authorizeAt(key, Map.of("key", key), dedupeId, amount, null, bucket, Map.of("key", caps));
+        return authorizeAt(key, Map.of("key", key), dedupeId, amount, limitCurrency, null, bucket, Map.of("key", caps));
     }
 
     /**
@@ -286,14 +375,32 @@ public final class ReferenceModel {
             Instant holdExpiresAt,
             Instant decidedAt,
             Map<String, Map<String, Cap>> caps) {
-        return authorizeAt(key, scopeKeys(key, account), dedupeId, amount, holdExpiresAt, decidedAt, caps);
+        return authorize(key, account, dedupeId, amount, limitCurrency, holdExpiresAt, decidedAt, caps);
+    }
+
+    /**
+     * {@link #authorize(String, String, String, long, Instant, Instant, Map)} of an amount in the currency:
+     * in another than the limit currency, converted at the latest rate valid at the decision, rounded up, and
+     * decided as that amount, or refused (NO_FX_RATE, FX_RATE_STALE) without counting anything.
+     */
+    public Expected authorize(
+            String key,
+            String account,
+            String dedupeId,
+            long amount,
+            String currency,
+            Instant holdExpiresAt,
+            Instant decidedAt,
+            Map<String, Map<String, Cap>> caps) {
+        return authorizeAt(key, scopeKeys(key, account), dedupeId, amount, currency, holdExpiresAt, decidedAt, caps);
     }
 
     private Expected authorizeAt(
             String key,
             Map<String, String> scopeKeys,
             String dedupeId,
-            long amount,
+            long eventAmount,
+            String currency,
             Instant holdExpiresAt,
             Instant decidedAt,
             Map<String, Map<String, Cap>> caps) {
@@ -302,31 +409,91 @@ public final class ReferenceModel {
         scopeKeys.forEach((scope, scopeKey) -> usageByScope.put(scope, usage(scopeKey, bucket)));
         Map<String, Map<String, long[]>> reportedScopes = reported(usageByScope, caps);
         Map<String, long[]> keyUsage = usageByScope.get("key");
+        Converted converted = atLatestRate(eventAmount, currency, decidedAt);
+        if (converted.refused() != null) {
+            filed.put(key + "/" + dedupeId, new Filed(true, "REJECTED", null));
+            return new Expected(
+                    "REJECTED", converted.refused(), keyUsage, null, null, reportedScopes, null, null, null);
+        }
+        long amount = converted.amount();
         for (Map.Entry<String, Map<String, long[]>> scope : usageByScope.entrySet()) {
             String reason =
                     firstFailure(amount, amount, true, scope.getValue(), caps.getOrDefault(scope.getKey(), Map.of()));
             if (reason != null) {
                 filed.put(key + "/" + dedupeId, new Filed(true, "REJECTED", null));
                 return new Expected(
-                        "REJECTED",
-                        prefixed(scope.getKey(), reason),
-                        keyUsage,
-                        null,
-                        null,
-                        reportedScopes,
-                        null,
-                        null,
-                        null);
+                                "REJECTED",
+                                prefixed(scope.getKey(), reason),
+                                keyUsage,
+                                null,
+                                null,
+                                reportedScopes,
+                                null,
+                                null,
+                                null)
+                        .convertedAt(converted.fx(), amount);
             }
         }
         String[] name = key.split(":");
         Instant expiresAt = holdExpiresAt != null
                 ? holdExpiresAt
                 : name.length == 3 && holdChannels.contains(name[1]) ? decidedAt.plus(holdTime) : null;
-        Counted counted = new Counted(scopeKeys, bucket, amount, expiresAt);
+        Counted counted = new Counted(scopeKeys, bucket, amount, expiresAt, currency, converted.fx());
         count(counted);
         filed.put(key + "/" + dedupeId, new Filed(true, "APPROVED", counted));
-        return new Expected("APPROVED", null, keyUsage, null, null, reportedScopes, expiresAt, null, null);
+        return new Expected("APPROVED", null, keyUsage, null, null, reportedScopes, expiresAt, null, null)
+                .convertedAt(converted.fx(), amount);
+    }
+
+    /** What an amount counts in the limit currency, and at which rate (null: not converted); or why it cannot. */
+    private record Converted(long amount, Fx fx, String refused) {
+
+        static Converted refusedFor(String reason) {
+            return new Converted(0, null, reason);
+        }
+    }
+
+    // an amount of the currency as a decision at the instant counts it: at the latest rate valid then,
+    // rounded up to the limit currency's minor unit; the limit currency's as it is
+    private Converted atLatestRate(long amount, String currency, Instant decidedAt) {
+        if (currency.equals(limitCurrency)) {
+            return new Converted(amount, null, null);
+        }
+        TreeMap<Instant, BigDecimal> known = rates.get(currency);
+        Map.Entry<Instant, BigDecimal> latest = known == null ? null : known.floorEntry(decidedAt);
+        if (latest == null) {
+            return Converted.refusedFor("NO_FX_RATE");
+        }
+        if (latest.getKey().plus(fxMaxAge).isBefore(decidedAt)) {
+            return Converted.refusedFor("FX_RATE_STALE");
+        }
+        Fx fx = new Fx(limitCurrency, latest.getValue(), latest.getKey());
+        BigDecimal up = inLimitCurrency(amount, currency, fx).setScale(0, RoundingMode.CEILING);
+        if (up.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+            return Converted.refusedFor("NO_FX_RATE");
+        }
+        return new Converted(up.longValue(), fx, null);
+    }
+
+    // the amount, in the currency's minor units, in the limit currency's minor units at the rate, exactly
+    private BigDecimal inLimitCurrency(long amount, String currency, Fx fx) {
+        BigDecimal units = BigDecimal.valueOf(amount).movePointLeft(minorUnitDecimals(currency));
+        return units.multiply(fx.rate()).movePointRight(minorUnitDecimals(limitCurrency));
+    }
+
+    // a follow-up's amount, in its original's currency, in the limit currency at its original's rate, exactly
+    private BigDecimal atOriginalsRate(long amount, Counted original) {
+        return original.fx == null
+                ? BigDecimal.valueOf(amount)
+                : inLimitCurrency(amount, original.currency, original.fx);
+    }
+
+    private static int minorUnitDecimals(String currency) {
+        return Currency.getInstance(currency).getDefaultFractionDigits();
+    }
+
+    private static long up(BigDecimal exact) {
+        return exact.setScale(0, RoundingMode.CEILING).longValueExact();
     }
 
     // the usage of the scopes other than the key's that have a window in force
@@ -412,6 +579,18 @@ public final class ReferenceModel {
      * @param decidedAt the decision's instant; a hold due at it expires first
      */
     public Expected reverse(String key, String dedupeId, String reverses, long amount, Instant decidedAt) {
+        return reverse(key, dedupeId, reverses, amount, limitCurrency, decidedAt);
+    }
+
+    /**
+     * {@link #reverse(String, String, String, long, Instant)} of an amount in the currency, which must be its
+     * original's (else CURRENCY_MISMATCH, nothing changes): converted at the original's rate, it is more
+     * than is still counted when its exact amount is (EXCEEDS_REMAINING, which reports its amount rounded
+     * up), gives back everything still counted when its amount rounded up reaches it, and else its amount
+     * rounded down.
+     */
+    public Expected reverse(
+            String key, String dedupeId, String reverses, long amount, String currency, Instant decidedAt) {
         Map<String, long[]> usage = usage(key, hourOf(decidedAt));
         Filed original = filed.get(key + "/" + reverses);
         Expected expected;
@@ -419,17 +598,31 @@ public final class ReferenceModel {
             expected = new Expected("REJECTED", "ORIGINAL_NOT_FOUND", usage);
         } else if (!original.authorization() || !original.decision().equals("APPROVED")) {
             expected = new Expected("REJECTED", "ORIGINAL_NOT_APPROVED", usage);
+        } else if (!currency.equals(original.counted().currency)) {
+            expected = new Expected(
+                    "REJECTED",
+                    "CURRENCY_MISMATCH",
+                    usage,
+                    null,
+                    original.counted().counted());
         } else {
             Counted counted = original.counted();
             expireIfDue(key, reverses, counted, decidedAt);
-            if (amount > counted.counted()) {
-                expected = new Expected("REJECTED", "EXCEEDS_REMAINING", usage, null, counted.counted());
+            BigDecimal exact = atOriginalsRate(amount, counted);
+            long stillCounted = counted.counted();
+            if (exact.compareTo(BigDecimal.valueOf(stillCounted)) > 0) {
+                expected = new Expected("REJECTED", "EXCEEDS_REMAINING", usage, null, stillCounted)
+                        .convertedAt(counted.fx, up(exact));
             } else {
-                long[] released = counted.release(amount);
+                long givenBack = up(exact) >= stillCounted
+                        ? stillCounted
+                        : exact.setScale(0, RoundingMode.FLOOR).longValueExact();
+                long[] released = counted.release(givenBack);
                 if (counted.counted() == 0 && counted.isHold() && counted.state == HoldState.OPEN) {
                     close(counted, HoldState.RELEASED);
                 }
-                expected = new Expected("RELEASED", null, usage, released, counted.counted());
+                expected = new Expected("RELEASED", null, usage, released, counted.counted())
+                        .convertedAt(counted.fx, givenBack);
             }
         }
         filed.put(key + "/" + dedupeId, new Filed(false, expected.decision(), null));
@@ -454,18 +647,49 @@ public final class ReferenceModel {
             long amount,
             boolean isFinal,
             Instant decidedAt) {
+        return capture(key, account, dedupeId, original, amount, limitCurrency, isFinal, decidedAt);
+    }
+
+    /**
+     * {@link #capture(String, String, String, String, long, boolean, Instant)} of an amount in the currency.
+     * Of an approved authorization it must be in its currency (else CURRENCY_MISMATCH, nothing changes) and
+     * converts at its rate: it takes from what is held up to its exact amount, rounded up, and what is beyond
+     * what is held is counted anew, rounded up. Without one it is converted like an authorization, at the
+     * latest rate (refused NO_FX_RATE or FX_RATE_STALE like one).
+     */
+    public Expected capture(
+            String key,
+            String account,
+            String dedupeId,
+            String original,
+            long eventAmount,
+            String currency,
+            boolean isFinal,
+            Instant decidedAt) {
         Instant bucket = hourOf(decidedAt);
         Map<String, long[]> usage = usage(key, bucket);
         Filed filedOriginal = filed.get(key + "/" + original);
         filed.put(key + "/" + dedupeId, new Filed(false, "CAPTURED", null));
         if (filedOriginal == null || filedOriginal.counted() == null) {
-            count(new Counted(scopeKeys(key, account), bucket, amount, null));
-            return new Expected("CAPTURED", null, usage, null, null, Map.of(), null, 0L, amount);
+            Converted converted = atLatestRate(eventAmount, currency, decidedAt);
+            if (converted.refused() != null) {
+                return new Expected("REJECTED", converted.refused(), usage);
+            }
+            long amount = converted.amount();
+            count(new Counted(scopeKeys(key, account), bucket, amount, null, currency, null));
+            return new Expected("CAPTURED", null, usage, null, null, Map.of(), null, 0L, amount)
+                    .convertedAt(converted.fx(), amount);
         }
         Counted counted = filedOriginal.counted();
+        if (!currency.equals(counted.currency)) {
+            return new Expected("REJECTED", "CURRENCY_MISMATCH", usage, null, counted.counted());
+        }
         expireIfDue(key, original, counted, decidedAt);
-        long fromHeld = Math.min(amount, counted.held());
-        long overCaptured = amount - fromHeld;
+        BigDecimal exact = atOriginalsRate(eventAmount, counted);
+        BigDecimal holds = BigDecimal.valueOf(counted.held());
+        long fromHeld = exact.compareTo(holds) > 0 ? counted.held() : up(exact);
+        long overCaptured = exact.compareTo(holds) > 0 ? up(exact.subtract(holds)) : 0;
+        long amount = fromHeld + overCaptured;
         counted.captured += amount;
         if (overCaptured > 0) {
             counted.add(bucket, overCaptured);
@@ -479,7 +703,8 @@ public final class ReferenceModel {
             close(counted, HoldState.CAPTURED);
         }
         return new Expected(
-                "CAPTURED", null, usage, released, counted.counted(), Map.of(), null, fromHeld, overCaptured);
+                        "CAPTURED", null, usage, released, counted.counted(), Map.of(), null, fromHeld, overCaptured)
+                .convertedAt(counted.fx, amount);
     }
 
     /**
@@ -506,6 +731,24 @@ public final class ReferenceModel {
             Instant holdExpiresAt,
             Instant decidedAt,
             Map<String, Map<String, Cap>> caps) {
+        return increment(key, account, dedupeId, original, amount, limitCurrency, holdExpiresAt, decidedAt, caps);
+    }
+
+    /**
+     * {@link #increment(String, String, String, String, long, Instant, Instant, Map)} of an amount in the
+     * currency: of an approved authorization it must be in its currency (else CURRENCY_MISMATCH, before any
+     * other rule), and is decided as its amount at the authorization's rate, rounded up.
+     */
+    public Expected increment(
+            String key,
+            String account,
+            String dedupeId,
+            String original,
+            long eventAmount,
+            String currency,
+            Instant holdExpiresAt,
+            Instant decidedAt,
+            Map<String, Map<String, Cap>> caps) {
         Instant bucket = hourOf(decidedAt);
         Map<String, long[]> usage = usage(key, bucket);
         Filed filedOriginal = filed.get(key + "/" + original);
@@ -518,12 +761,21 @@ public final class ReferenceModel {
         if (filedOriginal == null) {
             return new Expected("REJECTED", "ORIGINAL_NOT_FOUND", usage, null, null, scopes, null, null, null);
         }
-        if (counted == null || !counted.isHold()) {
+        if (counted == null) {
             return new Expected("REJECTED", "ORIGINAL_NOT_APPROVED", usage, null, null, scopes, null, null, null);
+        }
+        if (!currency.equals(counted.currency)) {
+            return new Expected("REJECTED", "CURRENCY_MISMATCH", usage, null, null, scopes, null, null, null);
+        }
+        long amount = up(atOriginalsRate(eventAmount, counted));
+        if (!counted.isHold()) {
+            return new Expected("REJECTED", "ORIGINAL_NOT_APPROVED", usage, null, null, scopes, null, null, null)
+                    .convertedAt(counted.fx, amount);
         }
         expireIfDue(key, original, counted, decidedAt);
         if (counted.state != HoldState.OPEN) {
-            return new Expected("REJECTED", "HOLD_CLOSED", usage, null, null, scopes, null, null, null);
+            return new Expected("REJECTED", "HOLD_CLOSED", usage, null, null, scopes, null, null, null)
+                    .convertedAt(counted.fx, amount);
         }
         for (Map.Entry<String, String> scope : counted.scopeKeys.entrySet()) {
             String reason = firstFailure(
@@ -534,7 +786,16 @@ public final class ReferenceModel {
                     caps.getOrDefault(scope.getKey(), Map.of()));
             if (reason != null) {
                 return new Expected(
-                        "REJECTED", prefixed(scope.getKey(), reason), usage, null, null, scopes, null, null, null);
+                                "REJECTED",
+                                prefixed(scope.getKey(), reason),
+                                usage,
+                                null,
+                                null,
+                                scopes,
+                                null,
+                                null,
+                                null)
+                        .convertedAt(counted.fx, amount);
             }
         }
         counted.add(bucket, amount);
@@ -542,7 +803,8 @@ public final class ReferenceModel {
         if (holdExpiresAt != null) {
             counted.expiresAt = holdExpiresAt;
         }
-        return new Expected("APPROVED", null, usage, null, null, scopes, counted.expiresAt, null, null);
+        return new Expected("APPROVED", null, usage, null, null, scopes, counted.expiresAt, null, null)
+                .convertedAt(counted.fx, amount);
     }
 
     /**
@@ -583,15 +845,16 @@ public final class ReferenceModel {
         expiries.put(
                 key + "/" + authorization,
                 new Expected(
-                        "EXPIRED",
-                        null,
-                        Map.of(),
-                        released,
-                        counted.counted(),
-                        Map.of(),
-                        counted.expiresAt,
-                        null,
-                        null));
+                                "EXPIRED",
+                                null,
+                                Map.of(),
+                                released,
+                                counted.counted(),
+                                Map.of(),
+                                counted.expiresAt,
+                                null,
+                                null)
+                        .convertedAt(counted.fx, released[0]));
     }
 
     private static void close(Counted counted, HoldState state) {
@@ -605,7 +868,7 @@ public final class ReferenceModel {
      */
     public void heldBefore(String key, String account, String dedupeId, List<HourAmount> parts, Instant expiresAt) {
         Counted counted = new Counted(
-                scopeKeys(key, account), parts.get(0).hour(), parts.get(0).amount(), expiresAt);
+                scopeKeys(key, account), parts.get(0).hour(), parts.get(0).amount(), expiresAt, limitCurrency, null);
         for (HourAmount part : parts.subList(1, parts.size())) {
             counted.add(part.hour(), part.amount());
             counted.authorized += part.amount();
@@ -621,7 +884,7 @@ public final class ReferenceModel {
     public void storedAuthorization(String key, String dedupeId, long amount, Instant bucket, String decision) {
         Counted counted = null;
         if (decision.equals("APPROVED")) {
-            counted = new Counted(Map.of("key", key), bucket, amount, null);
+            counted = new Counted(Map.of("key", key), bucket, amount, null, limitCurrency, null);
             count(counted);
         }
         filed.put(key + "/" + dedupeId, new Filed(true, decision, counted));
