@@ -46,12 +46,10 @@ class RequestLogReader {
     // is unknown under the key, or past retention. Each original and its ledger are one probe of their
     // primary keys each, whatever the statistics say of the tables: each LATERAL subquery is planned on
     // its own (FOR KEY SHARE, OFFSET 0), so the planner cannot turn it into a join that reads a table
-    // thought empty (a new one, or one analyzed between deletes) once in full per original. The row found stays locked
-    // until the
-    // commit, so the
-    // archiver, which deletes a window's audit rows before its buckets, cannot delete the original's hour
-    // before its release is written; a row the archiver is deleting is skipped (past retention) rather
-    // than waited for.
+    // thought empty (a new one, or one analyzed between deletes) once in full per original. The row found
+    // stays locked until the commit, so the archiver, which deletes a window's audit rows before its
+    // buckets, cannot delete the original's hour before its release is written; a row the archiver is
+    // deleting is skipped (past retention) rather than waited for.
     private static final String SELECT_ORIGINALS = """
             SELECT original.entity_id, original.channel_code, original.direction_code, original.dedupe_id,
                    original.type, original.decision, original.amount, original.currency,
