@@ -3,6 +3,7 @@ package io.risklimits.decider;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.risklimits.support.DecisionMessage;
+import io.risklimits.support.DecisionTimeFunctions;
 import io.risklimits.support.Events;
 import io.risklimits.support.RunningService;
 import io.risklimits.support.TestInfrastructure;
@@ -174,27 +175,7 @@ class HeadroomIT {
     private DatabaseClockAt databaseClockAt(Instant now) {
         String schema = "headroom_clock_" + UUID.randomUUID().toString().replace("-", "");
         db.execute("CREATE SCHEMA " + schema);
-        db.execute("""
-                CREATE FUNCTION %1$s.risk_begin_scoped_batch_decision(
-                    entity_ids uuid[], channel_codes text[], direction_codes text[],
-                    scopes text[], owner_ids uuid[], scope_channel_codes text[], scope_direction_codes text[])
-                    RETURNS TABLE (decided_at timestamptz)
-                    LANGUAGE sql
-                AS $$
-                    SELECT CAST(set_config('risk.batch_decided_at', '%2$s', true) AS timestamptz)
-                    FROM public.risk_begin_scoped_batch_decision(
-                             entity_ids, channel_codes, direction_codes, scopes, owner_ids, scope_channel_codes,
-                             scope_direction_codes)
-                $$;
-                CREATE FUNCTION %1$s.risk_lock_scope_keys(
-                    scopes text[], owner_ids uuid[], channel_codes text[], direction_codes text[])
-                    RETURNS TABLE (decided_at timestamptz)
-                    LANGUAGE sql
-                AS $$
-                    SELECT CAST(set_config('risk.batch_decided_at', '%2$s', true) AS timestamptz)
-                    FROM public.risk_lock_scope_keys(scopes, owner_ids, channel_codes, direction_codes)
-                $$
-                """.formatted(schema, now));
+        db.execute(DecisionTimeFunctions.create(schema, "'" + now + "'"));
         return new DatabaseClockAt(schema, db);
     }
 

@@ -1,5 +1,6 @@
 package io.risklimits.decision.store;
 
+import io.risklimits.support.DecisionTimeFunctions;
 import io.risklimits.support.TestInfrastructure;
 import java.time.Clock;
 import java.time.Instant;
@@ -11,37 +12,13 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
 /**
- * A database clock the test sets, for the batched store: the store takes the time of its decisions
- * (and so their hour bucket) from risk_begin_scoped_batch_decision and risk_lock_scope_keys, and on this data
- * source's one connection those names find functions in a schema of the test's own, which take the locks through
- * the real ones
- * and then answers the time last {@link #set} (and keep it as the batch's decision time, as the real ones keep theirs). {@link #clock()} is the same time as this machine's
- * clock, so that the store sends its usage read for the right hour at once. Everything else the store
- * runs is the real schema's.
+ * A database clock the test sets, for the batched store: the store takes the time of its decisions (and so
+ * their hour bucket) from risk_begin_scoped_batch_decision and risk_lock_scope_keys, and on this data
+ * source's one connection those names find {@link DecisionTimeFunctions}, which answer the time last
+ * {@link #set}. {@link #clock()} is the same time as this machine's clock, so that the store sends its
+ * usage read for the right hour at once.
  */
 final class SetDatabaseClock implements AutoCloseable {
-
-    private static final String BEGIN_AT_THE_SET_TIME = """
-            CREATE FUNCTION %1$s.risk_begin_scoped_batch_decision(
-                entity_ids uuid[], channel_codes text[], direction_codes text[],
-                scopes text[], owner_ids uuid[], scope_channel_codes text[], scope_direction_codes text[])
-                RETURNS TABLE (decided_at timestamptz)
-                LANGUAGE sql
-            AS $$
-                SELECT CAST(set_config('risk.batch_decided_at', current_setting('risk_test.now'), true) AS timestamptz)
-                FROM public.risk_begin_scoped_batch_decision(
-                         entity_ids, channel_codes, direction_codes, scopes, owner_ids, scope_channel_codes,
-                         scope_direction_codes)
-            $$;
-            CREATE FUNCTION %1$s.risk_lock_scope_keys(
-                scopes text[], owner_ids uuid[], channel_codes text[], direction_codes text[])
-                RETURNS TABLE (decided_at timestamptz)
-                LANGUAGE sql
-            AS $$
-                SELECT CAST(set_config('risk.batch_decided_at', current_setting('risk_test.now'), true) AS timestamptz)
-                FROM public.risk_lock_scope_keys(scopes, owner_ids, channel_codes, direction_codes)
-            $$
-            """;
 
     private final String schema = "set_clock_" + UUID.randomUUID().toString().replace("-", "");
     private final SingleConnectionDataSource dataSource;
@@ -55,7 +32,7 @@ final class SetDatabaseClock implements AutoCloseable {
                 infrastructure.jdbcUrl(), infrastructure.username(), infrastructure.password(), true);
         db = new JdbcTemplate(dataSource);
         db.execute("CREATE SCHEMA " + schema);
-        db.execute(BEGIN_AT_THE_SET_TIME.formatted(schema));
+        db.execute(DecisionTimeFunctions.create(schema, "current_setting('risk_test.now')"));
         db.execute("SET search_path = " + schema + ", public");
         set(start);
     }
