@@ -71,7 +71,7 @@ final class BatchHolds {
      */
     void held(RequestId id, StoredOriginal hold, BatchCounts counts, int place) {
         decided(id, hold);
-        ledgers.put(id, new HoldLedgers.Saved(id, hold.accountId(), hold.ledger(), false));
+        ledgers.put(id, new HoldLedgers.Saved(id, hold.accountId(), hold.ledger(), false, false));
         HoldPolicy.expire(hold.ledger(), decidedAt)
                 .ifPresent(expiry -> expiryPlaces.put(RequestId.of(expire(id, hold, expiry, counts)), place));
     }
@@ -81,8 +81,8 @@ final class BatchHolds {
         originals.put(id, before.with(after));
         ledgers.merge(
                 id,
-                new HoldLedgers.Saved(id, before.accountId(), after, false),
-                (earlier, later) -> new HoldLedgers.Saved(id, before.accountId(), after, earlier.expiredNow()));
+                new HoldLedgers.Saved(id, before.accountId(), after, false, before.ledgerStored()),
+                (earlier, later) -> earlier.changed(after, earlier.expiredNow()));
     }
 
     /**
@@ -120,7 +120,10 @@ final class BatchHolds {
         counts.apply(expiry, hold.countedAt(id.businessKey()));
         HoldLedger after = (HoldLedger) expiry.after();
         originals.put(id, hold.with(after));
-        ledgers.put(id, new HoldLedgers.Saved(id, hold.accountId(), after, true));
+        ledgers.merge(
+                id,
+                new HoldLedgers.Saved(id, hold.accountId(), after, true, hold.ledgerStored()),
+                (earlier, later) -> earlier.changed(after, true));
         Decision filed = expiryDecision(id, hold, after, expiry.released());
         expiries.add(filed);
         return filed;

@@ -15,27 +15,27 @@ import org.springframework.stereotype.Service;
 @Service
 public class ExpiryOutbox {
 
-    private final HoldLedgers holdLedgers;
+    private final SweepQueries sweepQueries;
     private final RequestLogReader requestLogReader;
     private final org.springframework.jdbc.core.JdbcOperations jdbc;
 
     ExpiryOutbox(
-            HoldLedgers holdLedgers,
+            SweepQueries sweepQueries,
             RequestLogReader requestLogReader,
             org.springframework.jdbc.core.JdbcOperations jdbc) {
-        this.holdLedgers = holdLedgers;
+        this.sweepQueries = sweepQueries;
         this.requestLogReader = requestLogReader;
         this.jdbc = jdbc;
     }
 
     /** The business keys of the open holds due now, of the earliest limit of them. */
     public List<BusinessKey> keysWithDueHolds(int limit) {
-        return holdLedgers.keysWithDueHolds(limit);
+        return sweepQueries.keysWithDueHolds(limit);
     }
 
     /** The EXPIRED decisions filed and not yet sent, the earliest limit of them, as they were filed. */
     public List<Decision> pending(int limit) {
-        List<RequestId> expiries = holdLedgers.unpublishedExpiries(limit).stream()
+        List<RequestId> expiries = sweepQueries.unpublishedExpiries(limit).stream()
                 .map(authorization ->
                         new RequestId(authorization.businessKey(), HoldTerms.expiryId(authorization.dedupeId())))
                 .toList();
@@ -53,7 +53,7 @@ public class ExpiryOutbox {
 
     /** Records that these EXPIRED decisions were sent: they are pending no more. */
     public void sent(List<Decision> expiries) {
-        holdLedgers.markPublished(expiries.stream()
+        sweepQueries.markPublished(expiries.stream()
                 .map(expiry -> new RequestId(
                         expiry.fields().businessKey().orElseThrow(),
                         expiry.fields().original()))
@@ -62,11 +62,11 @@ public class ExpiryOutbox {
 
     /** The open holds. */
     public long openHolds() {
-        return holdLedgers.openHolds();
+        return sweepQueries.openHolds();
     }
 
     /** How long ago the oldest open hold not yet expired was due, in seconds; 0 when none is. */
     public double sweepLagSeconds() {
-        return holdLedgers.sweepLagSeconds();
+        return sweepQueries.sweepLagSeconds();
     }
 }

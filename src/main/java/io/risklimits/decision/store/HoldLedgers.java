@@ -19,9 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Supplier;
-import org.springframework.jdbc.core.JdbcOperations;
+import org.springframework.jdbc.JdbcUpdateAffectedIncorrectNumberOfRowsException;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Repository;
 
 /**
@@ -77,10 +76,11 @@ class HoldLedgers {
                                 OFFSET 0) AS authorization_row
             """.formatted(LEDGER_COLUMNS);
 
-    // A batch's ledgers as its decisions left them, one row per authorization. expiry_published turns
-    // false with the write that expires a hold, and true again only when its EXPIRED decision was sent.
-    private static final String SAVE_LEDGERS = """
-            INSERT INTO risk_authorization_ledger AS ledger
+    // The ledgers a batch begins: its holds, and the authorizations known from the audit log alone that a
+    // follow-up of the batch acted on. expiry_published is false for one the batch also expired, until its
+    // EXPIRED decision was sent.
+    private static final String INSERT_LEDGERS = """
+            INSERT INTO risk_authorization_ledger
                    (entity_id, channel_code, direction_code, dedupe_id, bucket_ts, account_id,
                     parts, captured, status, expires_at, count_hour, expiry_published)
             SELECT entity_id, channel_code, direction_code, dedupe_id, bucket_ts, account_id,
@@ -92,61 +92,44 @@ class HoldLedgers {
                         CAST(:expiredNow AS boolean[]))
                  AS saved (entity_id, channel_code, direction_code, dedupe_id, bucket_ts, account_id,
                            parts, captured, status, expires_at, count_hour, expired_now)
-            ON CONFLICT (entity_id, channel_code, direction_code, dedupe_id)
-            DO UPDATE SET parts            = EXCLUDED.parts,
-                          captured         = EXCLUDED.captured,
-                          status           = EXCLUDED.status,
-                          expires_at       = EXCLUDED.expires_at,
-                          count_hour       = EXCLUDED.count_hour,
-                          expiry_published = ledger.expiry_published AND EXCLUDED.expiry_published
             """;
 
-    // The business keys of the open holds due now, the earliest first: what the sweep expires next.
-    private static final String SELECT_KEYS_WITH_DUE_HOLDS = """
-            SELECT DISTINCT entity_id, channel_code, direction_code
-            FROM (SELECT entity_id, channel_code, direction_code
-                  FROM risk_authorization_ledger
-                  WHERE status = 'OPEN' AND expires_at IS NOT NULL AND expires_at <= clock_timestamp()
-                  ORDER BY expires_at
-                  LIMIT :limit) AS due
+    // The ledgers read under the batch's locks, as its decisions left them; how many were found, which the
+    // batch checks (a row gone from under the locks fails the batch rather than lose what it counts).
+    // expiry_published turns false with the write that expires a hold, and true again only when its
+    // EXPIRED decision was sent.
+    private static final String UPDATE_LEDGERS = """
+            WITH updated AS (
+                UPDATE risk_authorization_ledger ledger
+                SET parts            = saved.parts,
+                    captured         = saved.captured,
+                    status           = saved.status,
+                    expires_at       = saved.expires_at,
+                    count_hour       = saved.count_hour,
+                    expiry_published = ledger.expiry_published AND NOT saved.expired_now
+                FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
+                            CAST(:dedupeIds AS uuid[]), CAST(:parts AS json[]), CAST(:captured AS bigint[]),
+                            CAST(:statuses AS text[]), CAST(:expiresAts AS timestamptz[]),
+                            CAST(:countHours AS timestamp[]), CAST(:expiredNow AS boolean[]))
+                     AS saved (entity_id, channel_code, direction_code, dedupe_id, parts, captured, status,
+                               expires_at, count_hour, expired_now)
+                WHERE (ledger.entity_id, ledger.channel_code, ledger.direction_code, ledger.dedupe_id)
+                    = (saved.entity_id, saved.channel_code, saved.direction_code, saved.dedupe_id)
+                RETURNING 1
+            )
+            SELECT count(*) FROM updated
             """;
 
-    // The authorizations whose expiry was filed but not yet sent, the earliest first.
-    private static final String SELECT_UNPUBLISHED_EXPIRIES = """
-            SELECT entity_id, channel_code, direction_code, dedupe_id
-            FROM risk_authorization_ledger
-            WHERE NOT expiry_published
-            ORDER BY expires_at
-            LIMIT :limit
-            """;
+    /**
+     * A ledger as a batch leaves it, with the authorization it belongs to; stored: whether its row was there
+     * before the batch (updated), or not (inserted).
+     */
+    record Saved(RequestId authorization, UUID accountId, HoldLedger ledger, boolean expiredNow, boolean stored) {
 
-    private static final String MARK_PUBLISHED = """
-            UPDATE risk_authorization_ledger
-            SET expiry_published = true
-            WHERE (entity_id, channel_code, direction_code, dedupe_id) IN (
-                SELECT * FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]),
-                                     CAST(:directions AS text[]), CAST(:dedupeIds AS uuid[])))
-              AND NOT expiry_published
-            """;
-
-    // the oldest open hold not yet expired, how long ago it was due (0 when none is due)
-    private static final String SWEEP_LAG = """
-            SELECT coalesce(extract(epoch FROM clock_timestamp() - min(expires_at)), 0)
-            FROM risk_authorization_ledger
-            WHERE status = 'OPEN' AND expires_at IS NOT NULL AND expires_at <= clock_timestamp()
-            """;
-
-    private static final String OPEN_HOLDS = """
-            SELECT count(*) FROM risk_authorization_ledger WHERE status = 'OPEN' AND expires_at IS NOT NULL
-            """;
-
-    /** A ledger as a batch leaves it, with the authorization it belongs to. */
-    record Saved(RequestId authorization, UUID accountId, HoldLedger ledger, boolean expiredNow) {}
-
-    private final NamedParameterJdbcTemplate named;
-
-    HoldLedgers(JdbcOperations jdbc) {
-        this.named = new NamedParameterJdbcTemplate(jdbc);
+        /** The same row, as a later decision of the batch left it. */
+        Saved changed(HoldLedger after, boolean expiredNowAfter) {
+            return new Saved(authorization, accountId, after, expiredNowAfter, stored);
+        }
     }
 
     /**
@@ -181,28 +164,49 @@ class HoldLedgers {
                                     rs.getObject("account_id", UUID.class),
                                     rs.getLong("amount"),
                                     rs.getString("currency"),
-                                    RequestLogRow.conversion(rs)));
+                                    RequestLogRow.conversion(rs),
+                                    true));
                 }
             }
             return due;
         });
     }
 
-    /** Adds the write of the ledgers as the batch leaves them to the round trip. */
+    /** Adds the write of the ledgers as the batch leaves them to the round trip: new ones inserted, others updated. */
     void saveAll(Collection<Saved> ledgers, RoundTrip trip) {
-        if (ledgers.isEmpty()) {
-            return;
+        List<Saved> inserted = ledgers.stream().filter(saved -> !saved.stored()).toList();
+        List<Saved> updated = ledgers.stream().filter(Saved::stored).toList();
+        if (!inserted.isEmpty()) {
+            trip.execute(
+                    INSERT_LEDGERS,
+                    columns(inserted)
+                            .add(
+                                    "buckets",
+                                    saved -> utcTimestamp(saved.ledger()
+                                                    .parts()
+                                                    .get(0)
+                                                    .hour())
+                                            .toString(),
+                                    String[]::new)
+                            .add("accountIds", Saved::accountId, UUID[]::new)
+                            .parameters());
         }
-        List<Saved> rows = List.copyOf(ledgers);
-        ColumnArrays<Saved> parameters = ColumnArrays.keyed(
-                        rows, saved -> saved.authorization().businessKey())
+        if (!updated.isEmpty()) {
+            trip.query(UPDATE_LEDGERS, columns(updated).parameters(), rs -> {
+                rs.next();
+                int found = rs.getInt(1);
+                if (found != updated.size()) {
+                    throw new JdbcUpdateAffectedIncorrectNumberOfRowsException(
+                            "updating the ledgers read under the locks", updated.size(), found);
+                }
+                return found;
+            });
+        }
+    }
+
+    private static ColumnArrays<Saved> columns(List<Saved> rows) {
+        return ColumnArrays.keyed(rows, saved -> saved.authorization().businessKey())
                 .add("dedupeIds", saved -> saved.authorization().dedupeId(), UUID[]::new)
-                .add(
-                        "buckets",
-                        saved -> utcTimestamp(saved.ledger().parts().get(0).hour())
-                                .toString(),
-                        String[]::new)
-                .add("accountIds", Saved::accountId, UUID[]::new)
                 .add("parts", saved -> LedgerParts.json(saved.ledger().parts()), String[]::new)
                 .add("captured", saved -> saved.ledger().captured(), Long[]::new)
                 .add("statuses", saved -> saved.ledger().status().name(), String[]::new)
@@ -214,48 +218,6 @@ class HoldLedgers {
                                 : utcTimestamp(saved.ledger().countHour()).toString(),
                         String[]::new)
                 .add("expiredNow", Saved::expiredNow, Boolean[]::new);
-        trip.execute(SAVE_LEDGERS, parameters.parameters());
-    }
-
-    /** The business keys of the open holds due now, of the earliest limit of them. */
-    List<BusinessKey> keysWithDueHolds(int limit) {
-        return named.query(
-                SELECT_KEYS_WITH_DUE_HOLDS,
-                new MapSqlParameterSource("limit", limit),
-                (rs, row) -> new BusinessKey(
-                        rs.getObject("entity_id", UUID.class),
-                        rs.getString("channel_code"),
-                        Direction.valueOf(rs.getString("direction_code"))));
-    }
-
-    /** The authorizations whose expiry was filed and not yet sent, the earliest limit of them. */
-    List<RequestId> unpublishedExpiries(int limit) {
-        return named.query(
-                SELECT_UNPUBLISHED_EXPIRIES, new MapSqlParameterSource("limit", limit), (rs, row) -> requestId(rs));
-    }
-
-    /** Records that these authorizations' expiries were sent. */
-    void markPublished(List<RequestId> authorizations) {
-        if (authorizations.isEmpty()) {
-            return;
-        }
-        named.update(
-                MARK_PUBLISHED,
-                ColumnArrays.keyed(authorizations, RequestId::businessKey)
-                        .add("dedupeIds", RequestId::dedupeId, UUID[]::new)
-                        .parameters());
-    }
-
-    /** How long ago the oldest open hold not yet expired was due, in seconds; 0 when none is. */
-    double sweepLagSeconds() {
-        Double lag = named.getJdbcOperations().queryForObject(SWEEP_LAG, Double.class);
-        return lag == null ? 0 : lag;
-    }
-
-    /** The open holds. */
-    long openHolds() {
-        Long open = named.getJdbcOperations().queryForObject(OPEN_HOLDS, Long.class);
-        return open == null ? 0 : open;
     }
 
     /** The ledger of the columns {@link #LEDGER_COLUMNS} names. */
@@ -268,7 +230,7 @@ class HoldLedgers {
                 instantFromUtcTimestamp(rs, "count_hour"));
     }
 
-    private static RequestId requestId(ResultSet rs) throws SQLException {
+    static RequestId requestId(ResultSet rs) throws SQLException {
         return new RequestId(
                 new BusinessKey(
                         rs.getObject("entity_id", UUID.class),

@@ -167,7 +167,7 @@ final class InOrderDecisions {
                     ? HoldLedger.hold(amount, decidedAt, expiresAt)
                     : HoldLedger.finalSpend(amount, decidedAt);
             StoredOriginal stored = new StoredOriginal(
-                    ledger, event.accountId(), event.amount(), event.currency(), counted.conversion());
+                    ledger, event.accountId(), event.amount(), event.currency(), counted.conversion(), false);
             if (expiresAt != null) {
                 decision = decision.asHoldUntil(expiresAt);
                 holds.held(id, stored, counts, index);

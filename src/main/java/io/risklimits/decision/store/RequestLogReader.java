@@ -125,7 +125,8 @@ class RequestLogReader {
                                 rs.getObject("account_id", UUID.class),
                                 amount == null ? 0 : amount,
                                 rs.getString("currency"),
-                                RequestLogRow.conversion(rs)));
+                                RequestLogRow.conversion(rs),
+                                rs.getObject("ledger_id") != null));
             }
             return originals;
         });

@@ -13,16 +13,20 @@ import java.util.UUID;
  * why there is none), the account it named (null: none), which with its business key says at which scope
  * keys it was counted, and its amount and currency, which an expiry of it echoes; conversion, the rate
  * it was counted at when its currency is not the limit currency (null otherwise), which its follow-ups are
- * converted at.
+ * converted at. ledgerStored says whether its ledger is a row of risk_authorization_ledger already (false for
+ * one known from the audit log alone, and for one decided in the batch): the batch updates that row, or
+ * inserts one.
  */
-record StoredOriginal(Original original, UUID accountId, long amount, String currency, Conversion conversion) {
+record StoredOriginal(
+        Original original, UUID accountId, long amount, String currency, Conversion conversion, boolean ledgerStored) {
 
     /** An event decided in the batch that is not an approved authorization. */
-    static final StoredOriginal NOT_APPROVED = new StoredOriginal(Original.NoLedger.NOT_APPROVED, null, 0, null, null);
+    static final StoredOriginal NOT_APPROVED =
+            new StoredOriginal(Original.NoLedger.NOT_APPROVED, null, 0, null, null, false);
 
     /** The same original as a follow-up or an expiry left it. */
     StoredOriginal with(Original after) {
-        return new StoredOriginal(after, accountId, amount, currency, conversion);
+        return new StoredOriginal(after, accountId, amount, currency, conversion, ledgerStored);
     }
 
     /** The ledger of an approved authorization; null when there is none. */

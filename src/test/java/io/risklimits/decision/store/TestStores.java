@@ -59,7 +59,7 @@ final class TestStores {
                 new RequestLogWriter(),
                 new RunningUsageRepository(db, WindowCalendar.UTC, new WindowStartsCache(100), metrics),
                 new HourlyUsageRepository(),
-                new HoldLedgers(db),
+                new HoldLedgers(),
                 HoldTerms.DEFAULT,
                 fx,
                 metrics,
@@ -69,6 +69,6 @@ final class TestStores {
     /** The expiry outbox on one data source. */
     static ExpiryOutbox expiryOutbox(DataSource dataSource) {
         JdbcTemplate db = new JdbcTemplate(dataSource);
-        return new ExpiryOutbox(new HoldLedgers(db), new RequestLogReader(), db);
+        return new ExpiryOutbox(new SweepQueries(db), new RequestLogReader(), db);
     }
 }
