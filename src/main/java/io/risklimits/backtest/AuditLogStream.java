@@ -2,6 +2,7 @@ package io.risklimits.backtest;
 
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Direction;
+import io.risklimits.decision.hold.HoldTerms;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -80,10 +81,16 @@ public final class AuditLogStream {
             """;
 
     private final Connection connection;
+    private final HoldTerms holdTerms;
 
-    /** @param connection used for the read, then left in the autocommit mode it had */
-    public AuditLogStream(Connection connection) {
+    /**
+     * @param connection used for the read, then left in the autocommit mode it had
+     * @param holdTerms the decider's (risk.holds): which authorizations the replay holds when it approves one
+     *     the log has not
+     */
+    public AuditLogStream(Connection connection, HoldTerms holdTerms) {
         this.connection = connection;
+        this.holdTerms = holdTerms;
     }
 
     /**
@@ -98,7 +105,7 @@ public final class AuditLogStream {
             JdbcTemplate jdbc = new JdbcTemplate(new SingleConnectionDataSource(connection, true));
             jdbc.setFetchSize(FETCH_ROWS);
             jdbc.execute(ONE_SNAPSHOT);
-            KeyGrouping grouping = new KeyGrouping(histories);
+            KeyGrouping grouping = new KeyGrouping(histories, holdTerms);
             new NamedParameterJdbcTemplate(jdbc)
                     .query(SELECT_HISTORIES, Map.of("from", utc(from), "to", utc(to)), grouping);
             grouping.finish();
@@ -137,7 +144,7 @@ public final class AuditLogStream {
                                 rs.getString("channel_code"),
                                 Direction.valueOf(rs.getString("direction_code"))),
                         rs.getObject("account_id", UUID.class),
-                        KeyGrouping.row(rs)));
+                        KeyGrouping.row(rs, holdTerms)));
                 rowsRead[0]++;
             });
             backtest.add(replay.reports());

@@ -5,6 +5,7 @@ import io.risklimits.decision.Direction;
 import io.risklimits.decision.EventType;
 import io.risklimits.decision.Reason;
 import io.risklimits.decision.Verdict;
+import io.risklimits.decision.hold.HoldTerms;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -19,12 +20,14 @@ import org.springframework.jdbc.core.RowCallbackHandler;
 final class KeyGrouping implements RowCallbackHandler {
 
     private final Consumer<KeyHistory> histories;
+    private final HoldTerms holdTerms;
     private BusinessKey key;
     private List<AuditRow> rows = new ArrayList<>();
     private long rowsRead;
 
-    KeyGrouping(Consumer<KeyHistory> histories) {
+    KeyGrouping(Consumer<KeyHistory> histories, HoldTerms holdTerms) {
         this.histories = histories;
+        this.holdTerms = holdTerms;
     }
 
     @Override
@@ -39,7 +42,7 @@ final class KeyGrouping implements RowCallbackHandler {
             finish();
             key = new BusinessKey(entityId, channel, Direction.valueOf(direction));
         }
-        rows.add(row(rs));
+        rows.add(row(rs, holdTerms));
         rowsRead++;
     }
 
@@ -55,11 +58,23 @@ final class KeyGrouping implements RowCallbackHandler {
         return rowsRead;
     }
 
-    static AuditRow row(ResultSet rs) throws SQLException {
+    /**
+     * The row as the replay takes it. An authorization that was not approved names, as the expiry it asked
+     * for, the one the decider's hold terms give it (its own, else its channel's hold time after it was
+     * decided): should the proposed limits approve it, it is replayed as the hold it would have been.
+     */
+    static AuditRow row(ResultSet rs, HoldTerms holdTerms) throws SQLException {
+        EventType type = EventType.valueOf(rs.getString("type"));
+        Verdict stored = Verdict.valueOf(rs.getString("decision"));
+        Instant decidedAt = instant(rs, "decided_at");
+        Instant asked = instant(rs, "asked_hold_expires_at");
+        if (type == EventType.AUTHORIZATION && stored != Verdict.APPROVED) {
+            asked = holdTerms.expiryOf(rs.getString("channel_code"), asked, decidedAt);
+        }
         return new AuditRow(
                 rs.getObject("dedupe_id", UUID.class),
-                EventType.valueOf(rs.getString("type")),
-                Verdict.valueOf(rs.getString("decision")),
+                type,
+                stored,
                 rs.getLong("amount"),
                 rs.getObject("reverses", UUID.class),
                 rs.getLong("released_amount"),
@@ -67,10 +82,10 @@ final class KeyGrouping implements RowCallbackHandler {
                 rs.getLong("bucket_hour"),
                 rs.getBoolean("in_period"),
                 reason(rs.getString("reason")),
-                instant(rs, "decided_at"),
+                decidedAt,
                 rs.getObject("original", UUID.class),
                 instant(rs, "hold_expires_at"),
-                instant(rs, "asked_hold_expires_at"),
+                asked,
                 // a capture is final unless it said otherwise; the other types have none
                 !Boolean.FALSE.equals(rs.getObject("final", Boolean.class)),
                 rs.getLong("captured"),

@@ -6,6 +6,7 @@ import io.risklimits.backtest.Backtest;
 import io.risklimits.backtest.ProposedLimits;
 import io.risklimits.backtest.RetainedHistory;
 import io.risklimits.decision.WindowCalendar;
+import io.risklimits.decision.hold.HoldTerms;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -101,10 +102,12 @@ final class BacktestCommand implements Callable<Integer> {
         }
         Duration retained;
         ZoneId zoneId;
+        HoldTerms holdTerms;
         try {
-            ServiceSettings settings = zone == null || retention == null ? ServiceSettings.ofThisProcess() : null;
+            ServiceSettings settings = ServiceSettings.ofThisProcess();
             retained = retention != null ? retention : settings.retention();
             zoneId = zone != null ? zone : settings.timeZone();
+            holdTerms = settings.holdTerms();
         } catch (IllegalArgumentException unreadable) {
             throw new ParameterException(spec.commandLine(), unreadable.getMessage());
         }
@@ -114,7 +117,7 @@ final class BacktestCommand implements Callable<Integer> {
         long rowsRead;
         try (Database db = database.open()) {
             refuseAFromBeforeTheRetainedHistory(db, retained, calendar);
-            AuditLogStream auditLog = new AuditLogStream(db.connection());
+            AuditLogStream auditLog = new AuditLogStream(db.connection(), holdTerms);
             rowsRead = limits.hasScopeRows()
                     ? auditLog.readTogether(from, to, backtest)
                     : auditLog.read(from, to, backtest::replay);

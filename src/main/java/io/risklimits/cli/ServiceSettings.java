@@ -1,9 +1,12 @@
 package io.risklimits.cli;
 
+import io.risklimits.decider.HoldProperties;
+import io.risklimits.decision.hold.HoldTerms;
 import io.risklimits.limits.LimitsProperties;
 import io.risklimits.shared.RiskProperties;
 import java.time.Duration;
 import java.time.ZoneId;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.springframework.boot.context.config.ConfigDataEnvironmentPostProcessor;
 import org.springframework.boot.context.config.ConfigDataException;
@@ -58,6 +61,14 @@ final class ServiceSettings {
         return bound(
                 "risk.retention",
                 () -> binder.bindOrCreate("risk", RiskProperties.class).retention());
+    }
+
+    /** risk.holds.channels and risk.holds.ttl: which authorizations are holds, and for how long. */
+    HoldTerms holdTerms() {
+        return bound("risk.holds", () -> {
+            HoldProperties holds = binder.bindOrCreate("risk.holds", HoldProperties.class);
+            return new HoldTerms(Set.copyOf(holds.channels()), holds.ttl());
+        });
     }
 
     private static <T> T bound(String property, Supplier<T> binding) {

@@ -2,6 +2,7 @@ package io.risklimits.backtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.risklimits.decision.hold.HoldTerms;
 import io.risklimits.support.TestInfrastructure;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -45,7 +46,7 @@ class BacktestCurrenciesIT {
         List<AuditRow> replayed = new ArrayList<>();
         try (Connection reader = DriverManager.getConnection(
                 infrastructure.jdbcUrl(), infrastructure.username(), infrastructure.password())) {
-            new AuditLogStream(reader).read(FROM, TO, history -> {
+            new AuditLogStream(reader, HoldTerms.DEFAULT).read(FROM, TO, history -> {
                 if (history.key().entityId().equals(entity)) {
                     replayed.addAll(history.rows());
                 }

@@ -6,6 +6,7 @@ import io.risklimits.cli.CliRun;
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Direction;
 import io.risklimits.decision.Window;
+import io.risklimits.decision.hold.HoldTerms;
 import io.risklimits.limits.LimitRow;
 import io.risklimits.support.TestInfrastructure;
 import java.io.IOException;
@@ -61,6 +62,8 @@ class BacktestIT {
     private static final String ARCHIVED = uniqueChannel("BTA");
     // the channel of keys with holds, captures, increments and expiries
     private static final String HELD = uniqueChannel("BTH");
+    // the channel of a key whose authorization the log rejected and the proposed limits approve as a hold
+    private static final String HELD_IF_APPROVED = uniqueChannel("BTR");
     private static final UUID[] ENTITIES = {UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID()};
 
     private static final List<BusinessKey> KEYS = List.of(
@@ -288,6 +291,61 @@ class BacktestIT {
                 .isEqualTo("1/500");
     }
 
+    /**
+     * An authorization the log rejected, on a channel whose authorizations are holds (risk.holds.channels,
+     * read from the service's settings as the decider reads them), approved by the proposed limits: it is
+     * replayed as the hold the decider would have made of it, which expires at the hold time (risk.holds.ttl)
+     * after it was decided and gives its amount back before a later authorization of its key.
+     */
+    @Test
+    void aRejectedAuthorizationTheProposedLimitsApproveOnAHoldChannelIsReplayedAsAHoldThatExpires() throws IOException {
+        JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
+        Instant nine = Instant.parse("2026-11-03T09:10:00Z");
+        UUID entity = UUID.randomUUID();
+        String file = """
+                INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
+                                              decision, reason, amount, currency, occurred_at, decided_at, type)
+                VALUES (?, ?, 'OUT', gen_random_uuid(), date_trunc('hour', CAST(? AS timestamptz) AT TIME ZONE 'UTC'),
+                        ?, ?, 600, 'USD', CAST(? AS timestamptz), CAST(? AS timestamptz), 'AUTHORIZATION')
+                """;
+        db.update(
+                file,
+                entity,
+                HELD_IF_APPROVED,
+                nine.toString(),
+                "REJECTED",
+                "LIMIT_24H_AMOUNT",
+                nine.toString(),
+                nine.toString());
+        Instant twelve = nine.plus(Duration.ofHours(3));
+        db.update(
+                file,
+                entity,
+                HELD_IF_APPROVED,
+                twelve.toString(),
+                "APPROVED",
+                null,
+                twelve.toString(),
+                twelve.toString());
+
+        JsonNode scope;
+        System.setProperty("risk.holds.channels", HELD_IF_APPROVED);
+        System.setProperty("risk.holds.ttl", "2h");
+        try {
+            scope = ourScopes(backtest(
+                            List.of(row(HELD_IF_APPROVED, "*", null, Window.LAST_24_HOURS, 1_000, 100)), "--json"))
+                    .get(HELD_IF_APPROVED + "/*/");
+        } finally {
+            System.clearProperty("risk.holds.channels");
+            System.clearProperty("risk.holds.ttl");
+        }
+
+        assertThat(countAndAmount(scope.get("rejected_to_approved"))).isEqualTo("1/600");
+        assertThat(countAndAmount(scope.get("approved_to_rejected")))
+                .as("the 600 of 12:10 fits: the hold of 09:10 expired at 11:10")
+                .isEqualTo("0/0");
+    }
+
     private static String countAndAmount(JsonNode change) {
         return change.get("count").longValue() + "/" + change.get("amount").longValue();
     }
@@ -362,7 +420,7 @@ class BacktestIT {
         try (Connection reader = connect(infrastructure);
                 Connection decider = connect(infrastructure)) {
             long readerPid = pid(reader);
-            long rows = new AuditLogStream(reader).read(FROM, TO, keyHistory -> {
+            long rows = new AuditLogStream(reader, HoldTerms.DEFAULT).read(FROM, TO, keyHistory -> {
                 if (seen.isEmpty()) {
                     readerLocks.addAll(locksOf(decider, readerPid));
                     decideMeanwhile(decider, lateKey);
@@ -491,7 +549,7 @@ class BacktestIT {
             JsonNode name = scope.get("scope");
             if (!name.isNull()) {
                 String channel = name.get("channel").stringValue();
-                if (channel.equals(CARD) || channel.equals(WIRE) || channel.equals(ARCHIVED) || channel.equals(HELD)) {
+                if (List.of(CARD, WIRE, ARCHIVED, HELD, HELD_IF_APPROVED).contains(channel)) {
                     JsonNode entity = name.get("entity_id");
                     scopes.put(
                             channel + "/" + name.get("direction").stringValue() + "/"

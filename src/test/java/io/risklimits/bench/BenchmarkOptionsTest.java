@@ -21,6 +21,19 @@ class BenchmarkOptionsTest {
     }
 
     @Test
+    void theQuickRunLeavesOutTheHotKeyWhichNoGoalReadsAndTheFullRunRunsEveryScenario() {
+        assertThat(options("bench.quick", "true").scenarios())
+                .doesNotContain(Scenario.HOT_KEY.name())
+                .containsAll(Scenario.NAMES.stream()
+                        .filter(name -> !name.equals(Scenario.HOT_KEY.name()))
+                        .toList());
+        assertThat(options().scenarios()).containsExactlyElementsOf(Scenario.NAMES);
+        assertThat(options("bench.quick", "true", "bench.scenarios", "hot-key-30d")
+                        .scenarios())
+                .containsExactly(Scenario.HOT_KEY.name());
+    }
+
+    @Test
     void theQuickRunMeasuresTheCeilingOnlyOfTheScenariosWhoseRatioToItIsAGoal() {
         BenchmarkOptions quick = options("bench.quick", "true");
 
