@@ -35,7 +35,8 @@ class HoldLedgers {
 
     /** The ledger columns every read names, prefixed ledger. */
     static final String LEDGER_COLUMNS = """
-            ledger.parts, ledger.captured, ledger.status, ledger.expires_at, ledger.count_hour""";
+            ledger.parts, ledger.captured, ledger.status, ledger.expires_at, ledger.count_hour, ledger.own_counted,
+            ledger.own_captured""";
 
     // The open holds counted at these entity and account scopes that are due by the batch's decision time
     // (the clock its last lock function read, risk_batch_decided_at): the batch expires its own keys' and
@@ -82,22 +83,26 @@ class HoldLedgers {
     private static final String SAVE_LEDGERS = """
             INSERT INTO risk_authorization_ledger AS ledger
                    (entity_id, channel_code, direction_code, dedupe_id, bucket_ts, account_id,
-                    parts, captured, status, expires_at, count_hour, expiry_published)
+                    parts, captured, status, expires_at, count_hour, own_counted, own_captured, expiry_published)
             SELECT entity_id, channel_code, direction_code, dedupe_id, bucket_ts, account_id,
-                   parts, captured, status, expires_at, count_hour, NOT expired_now
+                   parts, captured, status, expires_at, count_hour, own_counted, own_captured, NOT expired_now
             FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
                         CAST(:dedupeIds AS uuid[]), CAST(:buckets AS timestamp[]), CAST(:accountIds AS uuid[]),
                         CAST(:parts AS json[]), CAST(:captured AS bigint[]), CAST(:statuses AS text[]),
                         CAST(:expiresAts AS timestamptz[]), CAST(:countHours AS timestamp[]),
+                        CAST(:ownCounted AS bigint[]), CAST(:ownCaptured AS bigint[]),
                         CAST(:expiredNow AS boolean[]))
                  AS saved (entity_id, channel_code, direction_code, dedupe_id, bucket_ts, account_id,
-                           parts, captured, status, expires_at, count_hour, expired_now)
+                           parts, captured, status, expires_at, count_hour, own_counted, own_captured,
+                           expired_now)
             ON CONFLICT (entity_id, channel_code, direction_code, dedupe_id)
             DO UPDATE SET parts            = EXCLUDED.parts,
                           captured         = EXCLUDED.captured,
                           status           = EXCLUDED.status,
                           expires_at       = EXCLUDED.expires_at,
                           count_hour       = EXCLUDED.count_hour,
+                          own_counted      = EXCLUDED.own_counted,
+                          own_captured     = EXCLUDED.own_captured,
                           expiry_published = ledger.expiry_published AND EXCLUDED.expiry_published
             """;
 
@@ -213,6 +218,18 @@ class HoldLedgers {
                                 ? null
                                 : utcTimestamp(saved.ledger().countHour()).toString(),
                         String[]::new)
+                .add(
+                        "ownCounted",
+                        saved -> saved.ledger().own() == null
+                                ? null
+                                : saved.ledger().own().counted(),
+                        Long[]::new)
+                .add(
+                        "ownCaptured",
+                        saved -> saved.ledger().own() == null
+                                ? null
+                                : saved.ledger().own().captured(),
+                        Long[]::new)
                 .add("expiredNow", Saved::expiredNow, Boolean[]::new);
         trip.execute(SAVE_LEDGERS, parameters.parameters());
     }
@@ -265,7 +282,13 @@ class HoldLedgers {
                 rs.getLong("captured"),
                 HoldStatus.valueOf(rs.getString("status")),
                 instantFromTimestamptz(rs, "expires_at"),
-                instantFromUtcTimestamp(rs, "count_hour"));
+                instantFromUtcTimestamp(rs, "count_hour"),
+                ownCurrency(rs.getObject("own_counted", Long.class), rs.getObject("own_captured", Long.class)));
+    }
+
+    // an authorization's own-currency figures; null for one in the limit currency (or filed without them)
+    private static HoldLedger.OwnCurrency ownCurrency(Long counted, Long captured) {
+        return counted == null ? null : new HoldLedger.OwnCurrency(counted, captured);
     }
 
     private static RequestId requestId(ResultSet rs) throws SQLException {

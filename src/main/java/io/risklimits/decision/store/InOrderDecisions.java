@@ -166,6 +166,9 @@ final class InOrderDecisions {
             HoldLedger ledger = expiresAt != null
                     ? HoldLedger.hold(amount, decidedAt, expiresAt)
                     : HoldLedger.finalSpend(amount, decidedAt);
+            if (counted.conversion() != null) {
+                ledger = ledger.inOwnCurrency(event.amount());
+            }
             StoredOriginal stored = new StoredOriginal(
                     ledger, event.accountId(), event.amount(), event.currency(), counted.conversion());
             if (expiresAt != null) {
@@ -202,11 +205,17 @@ final class InOrderDecisions {
                 ? HoldPolicy.refused(
                         original, HoldRule.valueOf(counted.refused().name()))
                 : switch (event.type()) {
-                    case REVERSAL -> HoldPolicy.reverse(original, amount, decidedAt);
-                    case CAPTURE -> HoldPolicy.capture(original, amount, event.isFinal(), decidedAt);
+                    // the event's amount is in its original's currency (else refused), its own figures' unit
+                    case REVERSAL -> HoldPolicy.reverse(original, amount, event.amount(), decidedAt);
+                    case CAPTURE -> HoldPolicy.capture(original, amount, event.amount(), event.isFinal(), decidedAt);
                     case INCREMENT ->
                         HoldPolicy.increment(
-                                original, amount, decidedAt, event.holdExpiresAt(), limitOf(amount, stored, checks));
+                                original,
+                                amount,
+                                event.amount(),
+                                decidedAt,
+                                event.holdExpiresAt(),
+                                limitOf(amount, stored, checks));
                     default -> throw new IllegalArgumentException("not a follow-up: " + event.type());
                 };
         if (outcome.expiredFirst() != null) {
