@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 import org.springframework.jdbc.core.JdbcOperations;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
@@ -218,18 +219,8 @@ class HoldLedgers {
                                 ? null
                                 : utcTimestamp(saved.ledger().countHour()).toString(),
                         String[]::new)
-                .add(
-                        "ownCounted",
-                        saved -> saved.ledger().own() == null
-                                ? null
-                                : saved.ledger().own().counted(),
-                        Long[]::new)
-                .add(
-                        "ownCaptured",
-                        saved -> saved.ledger().own() == null
-                                ? null
-                                : saved.ledger().own().captured(),
-                        Long[]::new)
+                .add("ownCounted", saved -> own(saved, HoldLedger.OwnCurrency::counted), Long[]::new)
+                .add("ownCaptured", saved -> own(saved, HoldLedger.OwnCurrency::captured), Long[]::new)
                 .add("expiredNow", Saved::expiredNow, Boolean[]::new);
         trip.execute(SAVE_LEDGERS, parameters.parameters());
     }
@@ -277,18 +268,21 @@ class HoldLedgers {
 
     /** The ledger of the columns {@link #LEDGER_COLUMNS} names. */
     static HoldLedger ledger(ResultSet rs) throws SQLException {
+        Long ownCounted = rs.getObject("own_counted", Long.class);
         return new HoldLedger(
                 LedgerParts.parts(rs.getString("parts")),
                 rs.getLong("captured"),
                 HoldStatus.valueOf(rs.getString("status")),
                 instantFromTimestamptz(rs, "expires_at"),
                 instantFromUtcTimestamp(rs, "count_hour"),
-                ownCurrency(rs.getObject("own_counted", Long.class), rs.getObject("own_captured", Long.class)));
+                ownCounted == null ? null : new HoldLedger.OwnCurrency(ownCounted, rs.getLong("own_captured")));
     }
 
-    // an authorization's own-currency figures; null for one in the limit currency (or filed without them)
-    private static HoldLedger.OwnCurrency ownCurrency(Long counted, Long captured) {
-        return counted == null ? null : new HoldLedger.OwnCurrency(counted, captured);
+    // one of a ledger's own-currency figures; null when it has none
+    private static Long own(Saved saved, ToLongFunction<HoldLedger.OwnCurrency> figure) {
+        return saved.ledger().own() == null
+                ? null
+                : figure.applyAsLong(saved.ledger().own());
     }
 
     private static RequestId requestId(ResultSet rs) throws SQLException {
