@@ -53,14 +53,65 @@ public record FxPolicy(String limitCurrency, Duration maxAge, FxRates rates) {
     }
 
     /**
-     * A follow-up's amount (in its original's currency) as counted at the rate its original was counted at.
-     * A release converts rounded down, never more than is still counted (counted): the reversal whose exact
-     * converted amount reaches what is still counted up to rounding gives back all of it, and one whose
-     * exact converted amount is beyond it is answered with that amount rounded up, more than is still
-     * counted, which the hold policy refuses as EXCEEDS_REMAINING. A capture takes from what is held (held)
-     * up to the exact converted amount, and what is beyond is counted anew, rounded up, as is an increment.
+     * What is left of an approved original in another currency, as its follow-up is converted against:
+     * in the limit currency, what is still counted (counted) and held (held); in the original's own
+     * currency, the same (ownCounted, ownHeld).
      */
-    public long followUpAmount(
+    public record Remaining(long counted, long held, long ownCounted, long ownHeld) {}
+
+    /**
+     * A follow-up's amount (in its original's currency, which is not the limit currency) as counted at the
+     * rate its original was counted at, judged against what is left of the original in its own currency:
+     *
+     * <ul>
+     *   <li>a reversal of more than is still counted in that currency is answered with its exact converted
+     *       amount rounded up (the hold policy refuses it EXCEEDS_REMAINING); the one that leaves nothing
+     *       of the original gives back everything still counted; any other converts rounded down, never
+     *       more than is still counted;
+     *   <li>a capture of less than is held in that currency takes from what is held up to its exact
+     *       converted amount rounded up, at most what is held; one of exactly what is held takes all that
+     *       is held; one beyond it takes all that is held, and what is beyond, in its own currency, is
+     *       counted anew, rounded up;
+     *   <li>an increment is counted anew, rounded up.
+     * </ul>
+     */
+    public long followUpAmount(EventType type, long amount, String currency, Conversion original, Remaining left) {
+        BigDecimal exact = Currencies.exact(amount, currency, original.rate(), limitCurrency);
+        long up = exact.setScale(0, RoundingMode.CEILING).longValueExact();
+        return switch (type) {
+            case REVERSAL -> {
+                if (amount > left.ownCounted()) {
+                    yield up;
+                }
+                yield amount == left.ownCounted()
+                        ? left.counted()
+                        : Math.min(exact.setScale(0, RoundingMode.FLOOR).longValueExact(), left.counted());
+            }
+            case CAPTURE -> {
+                if (amount < left.ownHeld()) {
+                    yield Math.min(up, left.held());
+                }
+                if (amount == left.ownHeld()) {
+                    yield left.held();
+                }
+                long beyond = Currencies.convert(
+                        amount - left.ownHeld(), currency, original.rate(), limitCurrency, RoundingMode.CEILING);
+                yield Math.addExact(left.held(), beyond);
+            }
+            default -> up;
+        };
+    }
+
+    /**
+     * A follow-up's amount as counted at the rate its original was counted at, judged in the limit
+     * currency: for an original whose ledger was filed without own-currency figures. A release converts
+     * rounded down, never more than is still counted (counted): the reversal whose exact converted amount
+     * reaches what is still counted up to rounding gives back all of it, and one whose exact converted
+     * amount is beyond it is answered with that amount rounded up, more than is still counted, which the
+     * hold policy refuses as EXCEEDS_REMAINING. A capture takes from what is held (held) up to the exact
+     * converted amount, and what is beyond is counted anew, rounded up, as is an increment.
+     */
+    public long followUpAmountInLimitCurrency(
             EventType type, long amount, String currency, Conversion original, long counted, long held) {
         BigDecimal exact = Currencies.exact(amount, currency, original.rate(), limitCurrency);
         long up = exact.setScale(0, RoundingMode.CEILING).longValueExact();

@@ -2,23 +2,32 @@ package io.risklimits.decision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.risklimits.decision.hold.HoldLedger;
+import io.risklimits.decision.hold.HoldOutcome;
+import io.risklimits.decision.hold.HoldPolicy;
+import io.risklimits.decision.hold.HoldVerdict;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Currency;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
+import net.jqwik.api.From;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
 
 /**
  * The conversion into the limit currency over every currency java.util.Currency knows that has a minor
  * unit, both ways, with random rates and amounts: what is counted is never below the exact value and less
- * than one minor unit above it.
+ * than one minor unit above it; a release never gives back more than its exact value, except the one that
+ * leaves nothing of its original in its own currency, which gives back everything still counted.
  */
 class CurrencyConversionPropertiesTest {
 
@@ -49,20 +58,125 @@ class CurrencyConversionPropertiesTest {
         Conversion original = new Conversion(0, example.to(), example.rate(), NOW);
         long counted = Currencies.convert(
                 example.amount(), example.from(), example.rate(), example.to(), RoundingMode.CEILING);
+        FxPolicy.Remaining left = new FxPolicy.Remaining(counted, 0, example.amount(), 0);
 
-        long wholeRelease =
-                policy.followUpAmount(EventType.REVERSAL, example.amount(), example.from(), original, counted, counted);
-        long halfRelease = policy.followUpAmount(
-                EventType.REVERSAL, example.amount() / 2, example.from(), original, counted, counted);
+        long wholeRelease = policy.followUpAmount(EventType.REVERSAL, example.amount(), example.from(), original, left);
+        long halfRelease =
+                policy.followUpAmount(EventType.REVERSAL, example.amount() / 2, example.from(), original, left);
 
         BigDecimal halfExact = Currencies.exact(example.amount() / 2, example.from(), example.rate(), example.to());
         assertThat(wholeRelease).isEqualTo(counted);
-        assertThat(halfRelease).isLessThanOrEqualTo(counted);
-        if (halfExact.setScale(0, RoundingMode.CEILING).longValueExact() < counted) {
-            // a release short of what is still counted rounds down
-            assertThat(BigDecimal.valueOf(halfRelease)).isLessThanOrEqualTo(halfExact);
-            assertThat(BigDecimal.valueOf(halfRelease)).isGreaterThan(halfExact.subtract(BigDecimal.ONE));
+        // a release short of what is left in its own currency rounds down
+        assertThat(BigDecimal.valueOf(halfRelease)).isLessThanOrEqualTo(halfExact);
+        assertThat(BigDecimal.valueOf(halfRelease)).isGreaterThan(halfExact.subtract(BigDecimal.ONE));
+    }
+
+    @Property(tries = 1000)
+    void partialReversalsSummingToTheOriginalInItsOwnCurrencyLeaveNothingCountedAndNoneGivesBackMoreThanItsExactAmount(
+            @ForAll("cases") Case example,
+            @ForAll @Size(min = 1, max = 8) List<@IntRange(min = 1, max = 1_000) Integer> weights) {
+        FxPolicy policy = FxPolicy.only(example.to());
+        long counted = Currencies.convert(
+                example.amount(), example.from(), example.rate(), example.to(), RoundingMode.CEILING);
+        Conversion original = new Conversion(counted, example.to(), example.rate(), NOW);
+        HoldLedger ledger = HoldLedger.finalSpend(counted, NOW).inOwnCurrency(example.amount());
+
+        List<Long> parts = parts(example.amount(), weights);
+        for (int index = 0; index < parts.size(); index++) {
+            long part = parts.get(index);
+            long amount = policy.followUpAmount(EventType.REVERSAL, part, example.from(), original, left(ledger));
+            HoldOutcome reversal = HoldPolicy.reverse(ledger, amount, part, NOW);
+            ledger = (HoldLedger) reversal.after();
+
+            assertThat(reversal.verdict()).isEqualTo(HoldVerdict.RELEASED);
+            if (index < parts.size() - 1) {
+                BigDecimal exact = Currencies.exact(part, example.from(), example.rate(), example.to());
+                assertThat(BigDecimal.valueOf(reversal.released().amount())).isLessThanOrEqualTo(exact);
+                assertThat(ledger.counted())
+                        .as("counted while some of the original is left")
+                        .isPositive();
+            }
         }
+        assertThat(ledger.counted()).isZero();
+        assertThat(ledger.ownCounted()).isZero();
+        assertThat(ledger.countHour()).isNull();
+    }
+
+    @Property(tries = 1000)
+    void whatIsCountedInTheLimitCurrencyNeverFallsBelowTheExactValueOfWhatIsLeftInItsOwn(
+            @ForAll("cases") Case example, @ForAll @Size(max = 12) List<@From("steps") Step> steps) {
+        FxPolicy policy = FxPolicy.only(example.to());
+        long counted = Currencies.convert(
+                example.amount(), example.from(), example.rate(), example.to(), RoundingMode.CEILING);
+        Conversion original = new Conversion(counted, example.to(), example.rate(), NOW);
+        Instant expiresAt = NOW.plus(Duration.ofDays(7));
+        HoldLedger ledger = HoldLedger.hold(counted, NOW, expiresAt).inOwnCurrency(example.amount());
+
+        for (Step step : steps) {
+            // a share of what is left in its own currency, of what is held, or of the original's amount
+            long own = Math.max(
+                    1,
+                    switch (step.kind()) {
+                        case REVERSAL -> ledger.ownCounted() * step.share() / 100;
+                        case CAPTURE -> ledger.ownHeld() * step.share() / 100;
+                        case INCREMENT, EXPIRY -> example.amount() * step.share() / 100;
+                    });
+            if (step.kind() == StepKind.EXPIRY) {
+                ledger = HoldPolicy.expire(ledger, expiresAt)
+                        .map(expiry -> (HoldLedger) expiry.after())
+                        .orElse(ledger);
+            } else {
+                EventType type = EventType.valueOf(step.kind().name());
+                long amount = policy.followUpAmount(type, own, example.from(), original, left(ledger));
+                HoldOutcome outcome = switch (step.kind()) {
+                    case REVERSAL -> HoldPolicy.reverse(ledger, amount, own, NOW);
+                    case CAPTURE -> HoldPolicy.capture(ledger, amount, own, step.share() % 2 == 0, NOW);
+                    default -> HoldPolicy.increment(ledger, amount, own, NOW, null, null);
+                };
+                ledger = (HoldLedger) outcome.after();
+            }
+
+            BigDecimal exactLeft = Currencies.exact(ledger.ownCounted(), example.from(), example.rate(), example.to());
+            assertThat(BigDecimal.valueOf(ledger.counted())).isGreaterThanOrEqualTo(exactLeft);
+            assertThat(ledger.counted() > 0).isEqualTo(ledger.ownCounted() > 0);
+        }
+    }
+
+    enum StepKind {
+        REVERSAL,
+        CAPTURE,
+        INCREMENT,
+        EXPIRY
+    }
+
+    /** A follow-up of a hold, its own amount a share (percent) of what it is judged against. */
+    record Step(StepKind kind, int share) {}
+
+    @Provide
+    Arbitrary<Step> steps() {
+        return Combinators.combine(
+                        Arbitraries.of(StepKind.class), Arbitraries.integers().between(1, 150))
+                .as(Step::new);
+    }
+
+    // the amount cut in parts as the weights say, the last part what the others leave, none of them 0
+    private static List<Long> parts(long amount, List<Integer> weights) {
+        long total = weights.stream().mapToLong(Integer::longValue).sum();
+        List<Long> parts = new ArrayList<>();
+        long taken = 0;
+        for (int index = 0; index < weights.size() - 1; index++) {
+            long part = amount * weights.get(index) / total;
+            if (part > 0 && taken + part < amount) {
+                parts.add(part);
+                taken += part;
+            }
+        }
+        parts.add(amount - taken);
+        return parts;
+    }
+
+    private static FxPolicy.Remaining left(HoldLedger ledger) {
+        return new FxPolicy.Remaining(ledger.counted(), ledger.held(), ledger.ownCounted(), ledger.ownHeld());
     }
 
     @Provide

@@ -2,6 +2,11 @@ package io.risklimits.decision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.risklimits.decision.hold.HoldLedger;
+import io.risklimits.decision.hold.HoldOutcome;
+import io.risklimits.decision.hold.HoldPolicy;
+import io.risklimits.decision.hold.HoldReason.HoldRule;
+import io.risklimits.decision.hold.HoldVerdict;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -90,11 +95,11 @@ class CurrencyConversionTest {
         Conversion original = new Conversion(1_129, "USD", new BigDecimal("1.13"), NOW);
 
         // 333 francs at 1.13: 376.29 cents, released 376
-        long partial = policy.followUpAmount(EventType.REVERSAL, 333, "CHF", original, 1_129, 1_129);
+        long partial = policy.followUpAmount(EventType.REVERSAL, 333, "CHF", original, left(1_129, 999));
         // the other 666 francs (752.58 cents) leave nothing: the 753 cents still counted come back
-        long rest = policy.followUpAmount(EventType.REVERSAL, 666, "CHF", original, 1_129 - partial, 1_129 - partial);
+        long rest = policy.followUpAmount(EventType.REVERSAL, 666, "CHF", original, left(1_129 - partial, 666));
         // 2,000 francs are 2,260 cents, more than is still counted: refused, and reported as 2,260
-        long tooMuch = policy.followUpAmount(EventType.REVERSAL, 2_000, "CHF", original, 1_129, 1_129);
+        long tooMuch = policy.followUpAmount(EventType.REVERSAL, 2_000, "CHF", original, left(1_129, 999));
 
         assertThat(partial).isEqualTo(376);
         assertThat(rest).isEqualTo(753);
@@ -102,11 +107,74 @@ class CurrencyConversionTest {
     }
 
     @Test
+    void theReversalThatLeavesNothingInItsOwnCurrencyGivesBackEverythingThoughItConvertsToLess() {
+        FxPolicy policy = FxPolicy.only("USD");
+        Conversion original = new Conversion(7_401, "USD", new BigDecimal("0.00074"), NOW);
+
+        // 19,999 won are 1,479.926 cents; they are all that is left of the original, of which 1,481 are counted
+        long rest = policy.followUpAmount(EventType.REVERSAL, 19_999, "KRW", original, left(1_481, 19_999));
+        // one won less leaves one won: 1,479.852 cents, rounded down
+        long partial = policy.followUpAmount(EventType.REVERSAL, 19_998, "KRW", original, left(1_481, 19_999));
+
+        assertThat(rest).isEqualTo(1_481);
+        assertThat(partial).isEqualTo(1_479);
+    }
+
+    @Test
+    void aReversalOfMoreThanIsLeftInItsOwnCurrencyIsAnsweredRoundedUpThoughThatIsUnderWhatIsCounted() {
+        FxPolicy policy = FxPolicy.only("USD");
+        Conversion original = new Conversion(7_401, "USD", new BigDecimal("0.00074"), NOW);
+
+        // 20,000 won are 1,480 cents, under the 1,481 counted, but one won more than the 19,999 left
+        long tooMuch = policy.followUpAmount(EventType.REVERSAL, 20_000, "KRW", original, left(1_481, 19_999));
+        HoldOutcome refused =
+                HoldPolicy.reverse(HoldLedger.finalSpend(1_481, NOW).inOwnCurrency(19_999), tooMuch, 20_000, NOW);
+
+        assertThat(tooMuch).isEqualTo(1_480);
+        assertThat(refused.verdict()).isEqualTo(HoldVerdict.REJECTED);
+        assertThat(refused.reason()).isEqualTo(HoldRule.EXCEEDS_REMAINING);
+    }
+
+    @Test
+    void aCaptureIsJudgedAgainstWhatIsHeldInItsOwnCurrency() {
+        FxPolicy policy = FxPolicy.only("USD");
+        Conversion original = new Conversion(266, "USD", new BigDecimal("2.6596"), NOW);
+        // 1,000 fils held, 265.96 cents, counted as 266; 180 of it held (398 fils, 105.85 cents)
+        FxPolicy.Remaining left = new FxPolicy.Remaining(266, 180, 1_000, 398);
+
+        // 301 fils: 80.05396 cents, taken from what is held rounded up
+        long within = policy.followUpAmount(EventType.CAPTURE, 301, "BHD", original, left);
+        // all 398 fils held: all 180 cents held
+        long all = policy.followUpAmount(EventType.CAPTURE, 398, "BHD", original, left);
+        // 500 fils: all that is held, and the other 102 fils (27.12792 cents) counted anew as 28
+        long beyond = policy.followUpAmount(EventType.CAPTURE, 500, "BHD", original, left);
+
+        assertThat(within).isEqualTo(81);
+        assertThat(all).isEqualTo(180);
+        assertThat(beyond).isEqualTo(180 + 28);
+    }
+
+    @Test
     void anIncrementIsCountedAnewRoundedUp() {
         Conversion original = new Conversion(1_129, "USD", new BigDecimal("1.13"), NOW);
 
-        assertThat(FxPolicy.only("USD").followUpAmount(EventType.INCREMENT, 1, "CHF", original, 1_129, 1_129))
+        assertThat(FxPolicy.only("USD").followUpAmount(EventType.INCREMENT, 1, "CHF", original, left(1_129, 999)))
                 .isEqualTo(2);
+    }
+
+    @Test
+    void aLedgerFiledWithoutOwnFiguresIsJudgedInTheLimitCurrency() {
+        FxPolicy policy = FxPolicy.only("USD");
+        Conversion original = new Conversion(7_401, "USD", new BigDecimal("0.00074"), NOW);
+
+        // 19,999 won: 1,479.926 cents, short of the 1,481 counted by more than the rounding
+        assertThat(policy.followUpAmountInLimitCurrency(EventType.REVERSAL, 19_999, "KRW", original, 1_481, 1_481))
+                .isEqualTo(1_479);
+    }
+
+    // what is left of a final spend: nothing held
+    private static FxPolicy.Remaining left(long counted, long ownCounted) {
+        return new FxPolicy.Remaining(counted, 0, ownCounted, 0);
     }
 
     private static FxPolicy usdPolicy(String currency, String rate, Instant validFrom) {

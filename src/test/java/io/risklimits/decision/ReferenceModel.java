@@ -43,8 +43,11 @@ import java.util.TreeMap;
  * its amount times the latest rate ({@link #rate}) valid at its decision, in the limit currency's minor
  * units (the ISO 4217 exponents), rounded up; refused NO_FX_RATE without such a rate and FX_RATE_STALE when
  * that rate is older than the maximum age. A follow-up of an approved authorization must be in its
- * currency (else CURRENCY_MISMATCH, nothing changes) and converts at its rate: a reversal rounded down,
- * the one that reaches what is still counted giving back all of it; a capture and an increment rounded up.
+ * currency (else CURRENCY_MISMATCH, nothing changes) and is judged in that currency, against what is left
+ * of the authorization's own amount (its own figures: what is still counted of it and what captures took,
+ * kept beside the limit-currency ones), then converted at its rate: a reversal rounded down, the one that
+ * leaves nothing of the authorization in its own currency giving back all that is still counted; a capture
+ * and an increment rounded up.
  */
 public final class ReferenceModel {
 
@@ -239,17 +242,33 @@ public final class ReferenceModel {
         HoldState state = HoldState.OPEN;
         long captured;
         long authorized;
+        // in the authorization's own currency: what is still counted of it, and what captures took
+        long ownCounted;
+        long ownCaptured;
 
         /**
          * @param currency the authorization's currency, which its follow-ups must be in
          * @param fx the rate it was converted at, which its follow-ups convert at; null in the limit currency
          */
         Counted(Map<String, String> scopeKeys, Instant hour, long amount, Instant expiresAt, String currency, Fx fx) {
+            this(scopeKeys, hour, amount, amount, expiresAt, currency, fx);
+        }
+
+        /** @param ownAmount the authorization's amount in its own currency */
+        Counted(
+                Map<String, String> scopeKeys,
+                Instant hour,
+                long amount,
+                long ownAmount,
+                Instant expiresAt,
+                String currency,
+                Fx fx) {
             this.scopeKeys = scopeKeys;
             this.currency = currency;
             this.fx = fx;
             this.expiresAt = expiresAt;
             this.authorized = amount;
+            this.ownCounted = ownAmount;
             add(hour, amount);
         }
 
@@ -263,6 +282,10 @@ public final class ReferenceModel {
 
         long held() {
             return isHold() && state == HoldState.OPEN ? Math.max(0, counted() - captured) : 0;
+        }
+
+        long ownHeld() {
+            return isHold() && state == HoldState.OPEN ? Math.max(0, ownCounted - ownCaptured) : 0;
         }
 
         boolean dueAt(Instant at) {
@@ -438,7 +461,7 @@ public final class ReferenceModel {
         Instant expiresAt = holdExpiresAt != null
                 ? holdExpiresAt
                 : name.length == 3 && holdChannels.contains(name[1]) ? decidedAt.plus(holdTime) : null;
-        Counted counted = new Counted(scopeKeys, bucket, amount, expiresAt, currency, converted.fx());
+        Counted counted = new Counted(scopeKeys, bucket, amount, eventAmount, expiresAt, currency, converted.fx());
         count(counted);
         filed.put(key + "/" + dedupeId, new Filed(true, "APPROVED", counted));
         return new Expected("APPROVED", null, keyUsage, null, null, reportedScopes, expiresAt, null, null)
@@ -584,10 +607,10 @@ public final class ReferenceModel {
 
     /**
      * {@link #reverse(String, String, String, long, Instant)} of an amount in the currency, which must be its
-     * original's (else CURRENCY_MISMATCH, nothing changes): converted at the original's rate, it is more
-     * than is still counted when its exact amount is (EXCEEDS_REMAINING, which reports its amount rounded
-     * up), gives back everything still counted when its amount rounded up reaches it, and else its amount
-     * rounded down.
+     * original's (else CURRENCY_MISMATCH, nothing changes), judged in that currency: more than is left of the
+     * original is EXCEEDS_REMAINING (which reports its amount at the original's rate rounded up), all that is
+     * left gives back everything still counted, and less gives back its amount at the original's rate
+     * rounded down, never more than is still counted.
      */
     public Expected reverse(
             String key, String dedupeId, String reverses, long amount, String currency, Instant decidedAt) {
@@ -610,13 +633,16 @@ public final class ReferenceModel {
             expireIfDue(key, reverses, counted, decidedAt);
             BigDecimal exact = atOriginalsRate(amount, counted);
             long stillCounted = counted.counted();
-            if (exact.compareTo(BigDecimal.valueOf(stillCounted)) > 0) {
+            if (amount > counted.ownCounted) {
                 expected = new Expected("REJECTED", "EXCEEDS_REMAINING", usage, null, stillCounted)
                         .convertedAt(counted.fx, up(exact));
             } else {
-                long givenBack = up(exact) >= stillCounted
+                long givenBack = amount == counted.ownCounted
                         ? stillCounted
-                        : exact.setScale(0, RoundingMode.FLOOR).longValueExact();
+                        : Math.min(
+                                stillCounted,
+                                exact.setScale(0, RoundingMode.FLOOR).longValueExact());
+                counted.ownCounted -= amount;
                 long[] released = counted.release(givenBack);
                 if (counted.counted() == 0 && counted.isHold() && counted.state == HoldState.OPEN) {
                     close(counted, HoldState.RELEASED);
@@ -653,9 +679,10 @@ public final class ReferenceModel {
     /**
      * {@link #capture(String, String, String, String, long, boolean, Instant)} of an amount in the currency.
      * Of an approved authorization it must be in its currency (else CURRENCY_MISMATCH, nothing changes) and
-     * converts at its rate: it takes from what is held up to its exact amount, rounded up, and what is beyond
-     * what is held is counted anew, rounded up. Without one it is converted like an authorization, at the
-     * latest rate (refused NO_FX_RATE or FX_RATE_STALE like one).
+     * is judged in its currency: less than is held there takes from what is held up to its amount at the
+     * original's rate, rounded up; all that is held there takes all that is held; more takes all that is
+     * held, and counts anew the rest (in its currency) at the original's rate, rounded up. Without one it is
+     * converted like an authorization, at the latest rate (refused NO_FX_RATE or FX_RATE_STALE like one).
      */
     public Expected capture(
             String key,
@@ -685,17 +712,21 @@ public final class ReferenceModel {
             return new Expected("REJECTED", "CURRENCY_MISMATCH", usage, null, counted.counted());
         }
         expireIfDue(key, original, counted, decidedAt);
-        BigDecimal exact = atOriginalsRate(eventAmount, counted);
-        BigDecimal holds = BigDecimal.valueOf(counted.held());
-        long fromHeld = exact.compareTo(holds) > 0 ? counted.held() : up(exact);
-        long overCaptured = exact.compareTo(holds) > 0 ? up(exact.subtract(holds)) : 0;
+        long ownHeld = counted.ownHeld();
+        long fromHeld = eventAmount < ownHeld
+                ? Math.min(counted.held(), up(atOriginalsRate(eventAmount, counted)))
+                : counted.held();
+        long overCaptured = eventAmount > ownHeld ? up(atOriginalsRate(eventAmount - ownHeld, counted)) : 0;
         long amount = fromHeld + overCaptured;
         counted.captured += amount;
+        counted.ownCaptured += eventAmount;
+        counted.ownCounted += Math.max(0, eventAmount - ownHeld);
         if (overCaptured > 0) {
             counted.add(bucket, overCaptured);
         }
         long[] released = null;
         if (isFinal && counted.isHold() && counted.state == HoldState.OPEN) {
+            counted.ownCounted -= counted.ownHeld();
             long held = counted.held();
             if (held > 0) {
                 released = counted.release(held);
@@ -800,6 +831,7 @@ public final class ReferenceModel {
         }
         counted.add(bucket, amount);
         counted.authorized += amount;
+        counted.ownCounted += eventAmount;
         if (holdExpiresAt != null) {
             counted.expiresAt = holdExpiresAt;
         }
@@ -840,6 +872,7 @@ public final class ReferenceModel {
         if (!counted.dueAt(at)) {
             return;
         }
+        counted.ownCounted -= counted.ownHeld();
         long[] released = counted.release(counted.held());
         close(counted, HoldState.EXPIRED);
         expiries.put(
@@ -872,6 +905,7 @@ public final class ReferenceModel {
         for (HourAmount part : parts.subList(1, parts.size())) {
             counted.add(part.hour(), part.amount());
             counted.authorized += part.amount();
+            counted.ownCounted += part.amount();
         }
         count(counted);
         filed.put(key + "/" + dedupeId, new Filed(true, "APPROVED", counted));
@@ -898,7 +932,9 @@ public final class ReferenceModel {
     public long storedReversal(String key, String dedupeId, String reverses, long amount, String decision) {
         long count = 0;
         if (decision.equals("RELEASED")) {
-            count = filed.get(key + "/" + reverses).counted().release(amount)[1];
+            Counted original = filed.get(key + "/" + reverses).counted();
+            original.ownCounted -= amount;
+            count = original.release(amount)[1];
         }
         filed.put(key + "/" + dedupeId, new Filed(false, decision, null));
         return count;

@@ -21,16 +21,26 @@ public final class HoldPolicy {
 
     private HoldPolicy() {}
 
+    /** A reversal of an original in the limit currency: {@link #reverse(Original, long, long, Instant)}. */
+    public static HoldOutcome reverse(Original original, long amount, Instant now) {
+        return reverse(original, amount, amount, now);
+    }
+
     /**
      * A reversal, by the rules of version 2 against what is still counted: released from the most
      * recently counted part first (what is held before what was captured); more than is still counted is
      * EXCEEDS_REMAINING. A reversal consumes no limit and is never rejected for one. The one that leaves
      * nothing counted releases the count, and closes an open hold as RELEASED.
+     *
+     * <p>Of an authorization in another currency, ownAmount (the reversal's own amount) is judged against
+     * what is still counted in that currency, and amount (what it converts to) is given back; the reversal
+     * that leaves nothing of it in its own currency gives back everything still counted, and none gives
+     * back more than is still counted.
      */
-    public static HoldOutcome reverse(Original original, long amount, Instant now) {
+    public static HoldOutcome reverse(Original original, long amount, long ownAmount, Instant now) {
         HoldOutcome expiry = dueExpiry(original, now);
         Original current = expiry == null ? original : expiry.after();
-        return reverseUnexpired(current, amount).afterExpiry(expiry);
+        return reverseUnexpired(current, amount, ownAmount).afterExpiry(expiry);
     }
 
     /**
@@ -45,9 +55,19 @@ public final class HoldPolicy {
      */
     public static HoldOutcome increment(
             Original original, long amount, Instant now, Instant expiresAt, Reason limitExceeded) {
+        return increment(original, amount, amount, now, expiresAt, limitExceeded);
+    }
+
+    /**
+     * An increment of amount (in the limit currency) whose own amount, in its original's currency, is
+     * ownAmount: as {@link #increment(Original, long, Instant, Instant, Reason)}, and what is counted of
+     * an authorization in another currency grows by ownAmount in its own currency.
+     */
+    public static HoldOutcome increment(
+            Original original, long amount, long ownAmount, Instant now, Instant expiresAt, Reason limitExceeded) {
         HoldOutcome expiry = dueExpiry(original, now);
         Original current = expiry == null ? original : expiry.after();
-        return incrementUnexpired(current, amount, now, expiresAt, limitExceeded)
+        return incrementUnexpired(current, amount, ownAmount, now, expiresAt, limitExceeded)
                 .afterExpiry(expiry);
     }
 
@@ -59,9 +79,19 @@ public final class HoldPolicy {
      * and closes it as CAPTURED; a non-final one leaves it held for later captures.
      */
     public static HoldOutcome capture(Original original, long amount, boolean isFinal, Instant now) {
+        return capture(original, amount, amount, isFinal, now);
+    }
+
+    /**
+     * A capture of amount (in the limit currency) whose own amount, in its original's currency, is
+     * ownAmount: as {@link #capture(Original, long, boolean, Instant)} in the limit currency; of an
+     * authorization in another currency, what captures took grows by ownAmount and what is counted by
+     * the part of ownAmount beyond what is held, in its own currency.
+     */
+    public static HoldOutcome capture(Original original, long amount, long ownAmount, boolean isFinal, Instant now) {
         HoldOutcome expiry = dueExpiry(original, now);
         Original current = expiry == null ? original : expiry.after();
-        return captureUnexpired(current, amount, isFinal, now).afterExpiry(expiry);
+        return captureUnexpired(current, amount, ownAmount, isFinal, now).afterExpiry(expiry);
     }
 
     /** A follow-up refused before its original's rules apply (its amount could not be counted): nothing changes. */
@@ -83,19 +113,21 @@ public final class HoldPolicy {
         if (!(original instanceof HoldLedger ledger) || !ledger.isDueAt(now)) {
             return null;
         }
-        Release release = Release.of(ledger, ledger.held());
+        Release release = Release.of(ledger, ledger.held(), ledger.ownHeld());
         HoldLedger after = release.after().withStatus(HoldStatus.EXPIRED);
         return new HoldOutcome(HoldVerdict.EXPIRED, null, release.hours(), List.of(), 0, 0, after, null);
     }
 
-    private static HoldOutcome reverseUnexpired(Original original, long amount) {
+    private static HoldOutcome reverseUnexpired(Original original, long amount, long ownAmount) {
         if (!(original instanceof HoldLedger ledger)) {
             return HoldOutcome.rejected(ruleOf((Original.NoLedger) original), original);
         }
-        if (amount > ledger.counted()) {
+        long own = ledger.own() == null ? amount : ownAmount;
+        if (own > ledger.ownCounted()) {
             return HoldOutcome.rejected(HoldRule.EXCEEDS_REMAINING, ledger);
         }
-        Release release = Release.of(ledger, amount);
+        long released = own == ledger.ownCounted() ? ledger.counted() : Math.min(amount, ledger.counted());
+        Release release = Release.of(ledger, released, own);
         HoldLedger after = release.after();
         if (after.counted() == 0 && after.status() == HoldStatus.OPEN) {
             after = after.withStatus(HoldStatus.RELEASED);
@@ -104,7 +136,7 @@ public final class HoldPolicy {
     }
 
     private static HoldOutcome incrementUnexpired(
-            Original original, long amount, Instant now, Instant expiresAt, Reason limitExceeded) {
+            Original original, long amount, long ownAmount, Instant now, Instant expiresAt, Reason limitExceeded) {
         if (!(original instanceof HoldLedger ledger)) {
             return HoldOutcome.rejected(ruleOf((Original.NoLedger) original), original);
         }
@@ -120,7 +152,7 @@ public final class HoldPolicy {
         Instant hour = HourTally.hourOf(now);
         // an open hold counts something, so the count is there already; were it not, it comes back here
         long count = ledger.counted() == 0 ? 1 : 0;
-        HoldLedger after = ledger.count(PartKind.INCREMENT, hour, amount);
+        HoldLedger after = ledger.count(PartKind.INCREMENT, hour, amount).withOwnMoved(ownAmount, 0);
         if (expiresAt != null) {
             after = after.withExpiresAt(expiresAt);
         }
@@ -128,7 +160,8 @@ public final class HoldPolicy {
         return new HoldOutcome(HoldVerdict.APPROVED, null, List.of(), additions, 0, 0, after, null);
     }
 
-    private static HoldOutcome captureUnexpired(Original original, long amount, boolean isFinal, Instant now) {
+    private static HoldOutcome captureUnexpired(
+            Original original, long amount, long ownAmount, boolean isFinal, Instant now) {
         Instant hour = HourTally.hourOf(now);
         if (!(original instanceof HoldLedger ledger)) {
             // a capture without an approved authorization: a spend of its own, with its own count
@@ -137,7 +170,8 @@ public final class HoldPolicy {
         }
         long fromHeld = Math.min(amount, ledger.held());
         long overCaptured = amount - fromHeld;
-        HoldLedger after = ledger.withCaptured(Math.addExact(ledger.captured(), amount));
+        HoldLedger after = ledger.withCaptured(Math.addExact(ledger.captured(), amount))
+                .withOwnMoved(Math.max(0, ownAmount - ledger.ownHeld()), ownAmount);
         List<HourTally> additions = List.of();
         if (overCaptured > 0) {
             additions = List.of(new HourTally(hour, new Tally(overCaptured, ledger.counted() == 0 ? 1 : 0)));
@@ -145,7 +179,7 @@ public final class HoldPolicy {
         }
         List<HourTally> releases = List.of();
         if (isFinal && after.isHold() && after.status() == HoldStatus.OPEN) {
-            Release release = Release.of(after, after.held());
+            Release release = Release.of(after, after.held(), after.ownHeld());
             releases = release.hours();
             after = release.after().withStatus(HoldStatus.CAPTURED);
         }

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 import org.springframework.jdbc.JdbcUpdateAffectedIncorrectNumberOfRowsException;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.stereotype.Repository;
@@ -34,7 +35,8 @@ class HoldLedgers {
 
     /** The ledger columns every read names, prefixed ledger. */
     static final String LEDGER_COLUMNS = """
-            ledger.parts, ledger.captured, ledger.status, ledger.expires_at, ledger.count_hour""";
+            ledger.parts, ledger.captured, ledger.status, ledger.expires_at, ledger.count_hour, ledger.own_counted,
+            ledger.own_captured""";
 
     // The open holds counted at these entity and account scopes that are due by the batch's decision time
     // (the clock its last lock function read, risk_batch_decided_at): the batch expires its own keys' and
@@ -82,16 +84,18 @@ class HoldLedgers {
     private static final String INSERT_LEDGERS = """
             INSERT INTO risk_authorization_ledger
                    (entity_id, channel_code, direction_code, dedupe_id, bucket_ts, account_id,
-                    parts, captured, status, expires_at, count_hour, expiry_published)
+                    parts, captured, status, expires_at, count_hour, own_counted, own_captured, expiry_published)
             SELECT entity_id, channel_code, direction_code, dedupe_id, bucket_ts, account_id,
-                   parts, captured, status, expires_at, count_hour, NOT expired_now
+                   parts, captured, status, expires_at, count_hour, own_counted, own_captured, NOT expired_now
             FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
                         CAST(:dedupeIds AS uuid[]), CAST(:buckets AS timestamp[]), CAST(:accountIds AS uuid[]),
                         CAST(:parts AS json[]), CAST(:captured AS bigint[]), CAST(:statuses AS text[]),
                         CAST(:expiresAts AS timestamptz[]), CAST(:countHours AS timestamp[]),
+                        CAST(:ownCounted AS bigint[]), CAST(:ownCaptured AS bigint[]),
                         CAST(:expiredNow AS boolean[]))
                  AS saved (entity_id, channel_code, direction_code, dedupe_id, bucket_ts, account_id,
-                           parts, captured, status, expires_at, count_hour, expired_now)
+                           parts, captured, status, expires_at, count_hour, own_counted, own_captured,
+                           expired_now)
             """;
 
     // The ledgers read under the batch's locks, as its decisions left them; how many were found, which the
@@ -106,13 +110,16 @@ class HoldLedgers {
                     status           = saved.status,
                     expires_at       = saved.expires_at,
                     count_hour       = saved.count_hour,
+                    own_counted      = saved.own_counted,
+                    own_captured     = saved.own_captured,
                     expiry_published = ledger.expiry_published AND NOT saved.expired_now
                 FROM unnest(CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[]),
                             CAST(:dedupeIds AS uuid[]), CAST(:parts AS json[]), CAST(:captured AS bigint[]),
                             CAST(:statuses AS text[]), CAST(:expiresAts AS timestamptz[]),
-                            CAST(:countHours AS timestamp[]), CAST(:expiredNow AS boolean[]))
+                            CAST(:countHours AS timestamp[]), CAST(:ownCounted AS bigint[]),
+                            CAST(:ownCaptured AS bigint[]), CAST(:expiredNow AS boolean[]))
                      AS saved (entity_id, channel_code, direction_code, dedupe_id, parts, captured, status,
-                               expires_at, count_hour, expired_now)
+                               expires_at, count_hour, own_counted, own_captured, expired_now)
                 WHERE (ledger.entity_id, ledger.channel_code, ledger.direction_code, ledger.dedupe_id)
                     = (saved.entity_id, saved.channel_code, saved.direction_code, saved.dedupe_id)
                 RETURNING 1
@@ -217,17 +224,28 @@ class HoldLedgers {
                                 ? null
                                 : utcTimestamp(saved.ledger().countHour()).toString(),
                         String[]::new)
+                .add("ownCounted", saved -> own(saved, HoldLedger.OwnCurrency::counted), Long[]::new)
+                .add("ownCaptured", saved -> own(saved, HoldLedger.OwnCurrency::captured), Long[]::new)
                 .add("expiredNow", Saved::expiredNow, Boolean[]::new);
     }
 
     /** The ledger of the columns {@link #LEDGER_COLUMNS} names. */
     static HoldLedger ledger(ResultSet rs) throws SQLException {
+        Long ownCounted = rs.getObject("own_counted", Long.class);
         return new HoldLedger(
                 LedgerParts.parts(rs.getString("parts")),
                 rs.getLong("captured"),
                 HoldStatus.valueOf(rs.getString("status")),
                 instantFromTimestamptz(rs, "expires_at"),
-                instantFromUtcTimestamp(rs, "count_hour"));
+                instantFromUtcTimestamp(rs, "count_hour"),
+                ownCounted == null ? null : new HoldLedger.OwnCurrency(ownCounted, rs.getLong("own_captured")));
+    }
+
+    // one of a ledger's own-currency figures; null when it has none
+    private static Long own(Saved saved, ToLongFunction<HoldLedger.OwnCurrency> figure) {
+        return saved.ledger().own() == null
+                ? null
+                : figure.applyAsLong(saved.ledger().own());
     }
 
     static RequestId requestId(ResultSet rs) throws SQLException {

@@ -166,8 +166,7 @@ final class InOrderDecisions {
             HoldLedger ledger = expiresAt != null
                     ? HoldLedger.hold(amount, decidedAt, expiresAt)
                     : HoldLedger.finalSpend(amount, decidedAt);
-            StoredOriginal stored = new StoredOriginal(
-                    ledger, event.accountId(), event.amount(), event.currency(), counted.conversion(), false);
+            StoredOriginal stored = StoredOriginal.approved(ledger, event, counted.conversion());
             if (expiresAt != null) {
                 decision = decision.asHoldUntil(expiresAt);
                 holds.held(id, stored, counts, index);
@@ -193,20 +192,21 @@ final class InOrderDecisions {
         Original original = stored == null ? Original.NoLedger.NOT_FOUND : stored.original();
         FxPolicy.Counted counted = amounts.ofFollowUp(event, stored);
         long amount = counted.amount();
+        long own = event.amount(); // in its original's currency (else refused): the unit of its own figures
         // an increment is checked, and reports its headroom, where its hold counts (without one, where it would)
         boolean held = stored != null && stored.ledger() != null;
         List<ScopeCheck> checks = event.type() != EventType.INCREMENT
                 ? List.of()
                 : counts.checksAt(held ? stored.countedAt(key) : event.scopeKeys(), limitsOf);
+        Reason exceeded = event.type() == EventType.INCREMENT ? limitOf(amount, stored, checks) : null;
         HoldOutcome outcome = counted.isRefused()
                 ? HoldPolicy.refused(
                         original, HoldRule.valueOf(counted.refused().name()))
                 : switch (event.type()) {
-                    case REVERSAL -> HoldPolicy.reverse(original, amount, decidedAt);
-                    case CAPTURE -> HoldPolicy.capture(original, amount, event.isFinal(), decidedAt);
+                    case REVERSAL -> HoldPolicy.reverse(original, amount, own, decidedAt);
+                    case CAPTURE -> HoldPolicy.capture(original, amount, own, event.isFinal(), decidedAt);
                     case INCREMENT ->
-                        HoldPolicy.increment(
-                                original, amount, decidedAt, event.holdExpiresAt(), limitOf(amount, stored, checks));
+                        HoldPolicy.increment(original, amount, own, decidedAt, event.holdExpiresAt(), exceeded);
                     default -> throw new IllegalArgumentException("not a follow-up: " + event.type());
                 };
         if (outcome.expiredFirst() != null) {

@@ -42,7 +42,9 @@ class RequestLogReader {
     // account and bucket, and its ledger (risk_authorization_ledger) if it has one. An approved
     // authorization without a ledger was never a hold nor acted on by a capture or an increment: what is
     // counted of it is its amount minus what its RELEASED reversals gave back
-    // (risk_request_log_releases_idx), in its bucket, as in version 2. A missing row is an original that
+    // (risk_request_log_releases_idx), in its bucket, as in version 2; in another currency, what is left
+    // of its own amount is that amount minus its RELEASED reversals' amounts (in its currency, as a
+    // reversal in another is refused and releases nothing). A missing row is an original that
     // is unknown under the key, or past retention. Each original and its ledger are one probe of their
     // primary keys each, whatever the statistics say of the tables: each LATERAL subquery is planned on
     // its own (FOR KEY SHARE, OFFSET 0), so the planner cannot turn it into a join that reads a table
@@ -54,16 +56,7 @@ class RequestLogReader {
             SELECT original.entity_id, original.channel_code, original.direction_code, original.dedupe_id,
                    original.type, original.decision, original.amount, original.currency,
                    original.counted_amount, original.fx_currency, original.fx_rate, original.fx_valid_from,
-                   CASE WHEN ledger.dedupe_id IS NULL AND original.type = 'AUTHORIZATION'
-                             AND original.decision = 'APPROVED'
-                        THEN coalesce((SELECT sum(reversal.released_amount)
-                                       FROM risk_request_log reversal
-                                       WHERE reversal.entity_id = original.entity_id
-                                         AND reversal.channel_code = original.channel_code
-                                         AND reversal.direction_code = original.direction_code
-                                         AND reversal.reverses = original.dedupe_id
-                                         AND reversal.decision = 'RELEASED'), 0)
-                   END AS released,
+                   released.amount AS released, released.own_amount AS released_own,
                    original.bucket_ts, original.account_id, ledger.dedupe_id AS ledger_id,
                    %s
             FROM (SELECT DISTINCT *
@@ -84,6 +77,16 @@ class RequestLogReader {
                                  AND ledger.direction_code = original.direction_code
                                  AND ledger.dedupe_id = original.dedupe_id
                                OFFSET 0) AS ledger ON true
+            LEFT JOIN LATERAL (SELECT coalesce(sum(reversal.released_amount), 0) AS amount,
+                                      coalesce(sum(reversal.amount), 0) AS own_amount
+                               FROM risk_request_log reversal
+                               WHERE ledger.dedupe_id IS NULL AND original.type = 'AUTHORIZATION'
+                                 AND original.decision = 'APPROVED'
+                                 AND reversal.entity_id = original.entity_id
+                                 AND reversal.channel_code = original.channel_code
+                                 AND reversal.direction_code = original.direction_code
+                                 AND reversal.reverses = original.dedupe_id
+                                 AND reversal.decision = 'RELEASED') AS released ON true
             """.formatted(HoldLedgers.LEDGER_COLUMNS);
 
     /**
@@ -149,11 +152,17 @@ class RequestLogReader {
         Instant bucket = instantFromUtcTimestamp(rs, "bucket_ts");
         long released = rs.getLong("released");
         boolean nothingCounted = released >= amount;
+        // in another currency, what is left of its own amount: nothing once nothing is counted
+        HoldLedger.OwnCurrency own = conversion == null
+                ? null
+                : new HoldLedger.OwnCurrency(
+                        nothingCounted ? 0 : Math.max(0, eventAmount - rs.getLong("released_own")), 0);
         return new HoldLedger(
                 List.of(new CountedPart(PartKind.AUTHORIZATION, bucket, amount, Math.min(released, amount))),
                 0,
                 nothingCounted ? HoldStatus.RELEASED : HoldStatus.OPEN,
                 null,
-                nothingCounted ? null : bucket);
+                nothingCounted ? null : bucket,
+                own);
     }
 }

@@ -3,6 +3,7 @@ package io.risklimits.decision.store;
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Conversion;
 import io.risklimits.decision.ScopeKey;
+import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.hold.HoldLedger;
 import io.risklimits.decision.hold.Original;
 import java.util.List;
@@ -23,6 +24,15 @@ record StoredOriginal(
     /** An event decided in the batch that is not an approved authorization. */
     static final StoredOriginal NOT_APPROVED =
             new StoredOriginal(Original.NoLedger.NOT_APPROVED, null, 0, null, null, false);
+
+    /**
+     * An authorization approved now, with the ledger it was counted with; one in another currency keeps
+     * its own amount beside it.
+     */
+    static StoredOriginal approved(HoldLedger ledger, TransactionEvent event, Conversion conversion) {
+        HoldLedger counted = conversion == null ? ledger : ledger.inOwnCurrency(event.amount());
+        return new StoredOriginal(counted, event.accountId(), event.amount(), event.currency(), conversion, false);
+    }
 
     /** The same original as a follow-up or an expiry left it. */
     StoredOriginal with(Original after) {

@@ -145,6 +145,73 @@ class CurrenciesIT {
         assertThat(usageOf(key)).isEqualTo(new Tally(8_040, 1));
     }
 
+    @Test
+    void partialReversalsSummingToTheOriginalInItsOwnCurrencyLeaveNothingCounted() {
+        rate("KRW", "0.00074", Duration.ofHours(1));
+        BusinessKey key = newKey("ACH");
+        TransactionEvent authorization = event(key, 100_001, "KRW", EventType.AUTHORIZATION, null);
+        Decision authorized = decide(authorization);
+
+        Decision first = decide(event(key, 40_001, "KRW", EventType.REVERSAL, authorization));
+        Decision second = decide(event(key, 40_001, "KRW", EventType.REVERSAL, authorization));
+        Decision rest = decide(event(key, 19_999, "KRW", EventType.REVERSAL, authorization));
+
+        // 100,001 won at 0.00074: 7,400.074 cents, counted as 7,401
+        assertThat(authorized.conversion().countedAmount()).isEqualTo(7_401);
+        // 40,001 won: 2,960.074 cents, given back as 2,960, twice
+        assertThat(first.released()).isEqualTo(new Tally(2_960, 0));
+        assertThat(second.released()).isEqualTo(new Tally(2_960, 0));
+        // the last 19,999 won leave nothing of the original: everything still counted, with the count
+        assertThat(rest.released()).as("the reversal of the rest").isEqualTo(new Tally(1_481, 1));
+        assertThat(rest.remaining()).isZero();
+        assertThat(usageOf(key)).isEqualTo(Tally.ZERO);
+    }
+
+    @Test
+    void aReversalOfOneMinorUnitMoreThanIsLeftOfTheOriginalIsExceedsRemaining() {
+        rate("KRW", "0.00074", Duration.ofHours(1));
+        BusinessKey key = newKey("ACH");
+        TransactionEvent authorization = event(key, 100_001, "KRW", EventType.AUTHORIZATION, null);
+        decide(authorization);
+        decide(event(key, 40_001, "KRW", EventType.REVERSAL, authorization));
+        decide(event(key, 40_001, "KRW", EventType.REVERSAL, authorization));
+
+        // 19,999 won are left of the original; 20,000 won convert to 1,480 cents, under the 1,481 counted
+        Decision tooMuch = decide(event(key, 20_000, "KRW", EventType.REVERSAL, authorization));
+
+        assertThat(tooMuch.verdict())
+                .as("a reversal of 20,000 of the 19,999 won left")
+                .isEqualTo(Verdict.REJECTED);
+        assertThat(tooMuch.reason()).isEqualTo(Reason.EXCEEDS_REMAINING);
+        assertThat(tooMuch.conversion().countedAmount()).isEqualTo(1_480);
+        assertThat(usageOf(key)).isEqualTo(new Tally(1_481, 1));
+    }
+
+    @Test
+    void aForeignHoldPartlyCapturedThenReversedInPartsSummingToItsAmountLeavesNothingCounted() {
+        rate("BHD", "2.6596", Duration.ofHours(1));
+        BusinessKey key = newKey("CARD");
+        TransactionEvent hold = event(key, 1_000, "BHD", EventType.AUTHORIZATION, null);
+        Decision authorized = decide(hold);
+
+        Decision firstCapture = decide(capture(key, 301, "BHD", hold, false));
+        Decision secondCapture = decide(capture(key, 301, "BHD", hold, false));
+        Decision first = decide(event(key, 299, "BHD", EventType.REVERSAL, hold));
+        Decision second = decide(event(key, 299, "BHD", EventType.REVERSAL, hold));
+        Decision rest = decide(event(key, 402, "BHD", EventType.REVERSAL, hold));
+
+        // 1 dinar (1,000 fils) at 2.6596: 265.96 cents held, counted as 266
+        assertThat(authorized.conversion().countedAmount()).isEqualTo(266);
+        // 301 fils: 80.05396 cents, captured as 81 from what is held, twice
+        assertThat(firstCapture.captured()).isEqualTo(81);
+        assertThat(secondCapture.captured()).isEqualTo(81);
+        // 299 fils: 79.5220 cents, given back as 79, twice
+        assertThat(first.released()).isEqualTo(new Tally(79, 0));
+        assertThat(second.released()).isEqualTo(new Tally(79, 0));
+        assertThat(rest.released()).as("the reversal of the rest").isEqualTo(new Tally(108, 1));
+        assertThat(usageOf(key)).isEqualTo(Tally.ZERO);
+    }
+
     private Decision decide(TransactionEvent event) {
         return store.decideAll(List.of(event), anyKey -> Limits.NONE).get(0);
     }
@@ -174,6 +241,22 @@ class CurrenciesIT {
 
     private static BusinessKey newKey(String channel) {
         return new BusinessKey(UUID.randomUUID(), channel, Direction.OUT);
+    }
+
+    private static TransactionEvent capture(
+            BusinessKey key, long amount, String currency, TransactionEvent original, boolean isFinal) {
+        return new TransactionEvent(
+                UUID.randomUUID(),
+                key,
+                amount,
+                currency,
+                Instant.now().truncatedTo(ChronoUnit.MICROS),
+                EventType.CAPTURE,
+                null,
+                null,
+                original.dedupeId(),
+                null,
+                isFinal);
     }
 
     private static TransactionEvent event(
