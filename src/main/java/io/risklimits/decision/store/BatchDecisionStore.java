@@ -180,9 +180,14 @@ public class BatchDecisionStore {
 
     private void write(InOrderDecisions decided, UnderLocks read) {
         RoundTrip writes = new RoundTrip(jdbc);
+        BucketWrites buckets = BucketWrites.of(
+                decided.counts().counted(),
+                decided.counts().releases(),
+                read.bucket(),
+                read.reading().latestBuckets());
         hourlyUsage.addToBuckets(
-                decided.counts().counted(), read.bucket(), read.reading().latestBuckets(), writes);
-        hourlyUsage.releaseFromBuckets(decided.counts().releases(), read.bucket(), writes);
+                buckets.thisHour(), read.bucket(), read.reading().latestBuckets(), writes);
+        hourlyUsage.releaseFromBuckets(buckets.otherHours(), read.bucket(), writes);
         holdLedgers.saveAll(decided.holds().ledgers(), writes);
         RequestLogWriter.Batch batch =
                 new RequestLogWriter.Batch(decided::decidedOrder, read.bucket(), read.decidedAt());

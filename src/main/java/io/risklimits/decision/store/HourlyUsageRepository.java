@@ -170,9 +170,10 @@ class HourlyUsageRepository {
     }
 
     /**
-     * Adds to the round trip the statements that add each scope key's approved total to its bucket, one
+     * Adds to the round trip the statements that add each scope key's change of this hour to its bucket, one
      * row per key, with the running totals, given each key's latest bucket as read under its lock in this
-     * transaction. Only inside a transaction begun by risk_begin_scoped_batch_decision, in which the
+     * transaction: what the batch counted anew there, less what it gave back to a bucket of this hour it read
+     * as the key's latest ({@link BucketWrites}), so a change may be negative. Only inside a transaction begun by risk_begin_scoped_batch_decision, in which the
      * triggers stand aside.
      */
     void addToBuckets(

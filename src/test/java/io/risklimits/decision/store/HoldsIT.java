@@ -431,6 +431,44 @@ class HoldsIT {
         assertThat(store.expireDueHolds(Set.of(key))).as("expired already").isZero();
     }
 
+    @Test
+    void aBatchThatCountsAndGivesBackInOneHourLeavesItsBucketAndRunningTotalsAtTheNet() {
+        BusinessKey key = cardKey();
+        TransactionEvent hold = authorization(key, 1_000);
+        decide(hold);
+
+        List<Decision> decided =
+                store.decideAll(List.of(authorization(key, 300), capture(key, hold, 800, true)), any -> Limits.NONE);
+
+        assertThat(decided.get(1).released()).isEqualTo(new Tally(200, 0));
+        assertThat(bucket(ScopeKey.of(key), START)).isEqualTo(new Tally(1_100, 2));
+        assertThat(counted(entityOf(key))).isEqualTo(new Tally(1_100, 2));
+        assertThat(db.queryForObject(
+                        """
+                        SELECT running_amount || '/' || running_count FROM risk_hourly_agg
+                        WHERE entity_id = ? AND channel_code = ? AND direction_code = ?
+                        ORDER BY bucket_ts DESC LIMIT 1
+                        """,
+                        String.class,
+                        key.entityId(),
+                        key.channel(),
+                        key.direction().name()))
+                .isEqualTo("1100/2");
+    }
+
+    @Test
+    void aBatchWhoseCountsAndReleasesCancelOutLeavesTheBucketAsItWas() {
+        BusinessKey key = new BusinessKey(UUID.randomUUID(), "ACH", Direction.OUT);
+        decide(authorization(key, 500));
+        TransactionEvent spent = authorization(key, 200);
+
+        List<Decision> decided = store.decideAll(List.of(spent, reversal(key, spent, 200)), any -> Limits.NONE);
+
+        assertThat(decided.get(1).verdict()).isEqualTo(Verdict.RELEASED);
+        assertThat(bucket(ScopeKey.of(key), START)).isEqualTo(new Tally(500, 1));
+        assertThat(counted(entityOf(key))).isEqualTo(new Tally(500, 1));
+    }
+
     private Decision decide(TransactionEvent event) {
         return store.decideAll(List.of(event), any -> Limits.NONE).get(0);
     }
