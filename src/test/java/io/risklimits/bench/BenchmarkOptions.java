@@ -118,13 +118,7 @@ record BenchmarkOptions(
                 // the quick run's goals compare the baseline with these alone
                 scenarioList(properties, "bench.baseline-scenarios", quick, Scenario.UNIFORM, Scenario.REVERSAL_MIX),
                 // the quick run's goals read end to end over the ceiling of these alone
-                scenarioList(
-                        properties,
-                        "bench.ceiling-scenarios",
-                        quick,
-                        Scenario.UNIFORM,
-                        Scenario.REVERSAL_MIX,
-                        Scenario.HOLDS_MIX),
+                scenarioList(properties, "bench.ceiling-scenarios", quick, Scenario.UNIFORM, Scenario.REVERSAL_MIX),
                 scenarioList(properties, "bench.latency-scenarios", quick, Scenario.UNIFORM, Scenario.ALL_SCOPES),
                 integer(properties, "bench.concurrency", 2),
                 integer(properties, "bench.partitions", 12),
@@ -134,7 +128,7 @@ record BenchmarkOptions(
                 // a measured phase, as long as any other at least
                 max(phase, Duration.ofSeconds(integer(properties, "bench.latency-seconds", quick ? 5 : 20))),
                 Duration.ofSeconds(integer(properties, "bench.latency-settle-seconds", quick ? 3 : 5)),
-                Duration.ofSeconds(integer(properties, "bench.warm-up-seconds", quick ? 15 : 45)),
+                Duration.ofSeconds(integer(properties, "bench.warm-up-seconds", quick ? 10 : 45)),
                 properties.getProperty("bench.synchronous-commit", "on"),
                 Duration.ofMinutes(integer(properties, "bench.timeout-minutes", 10)),
                 Long.parseLong(properties.getProperty("bench.seed", "20261123")),
