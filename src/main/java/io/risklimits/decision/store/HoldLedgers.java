@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
-import org.springframework.jdbc.JdbcUpdateAffectedIncorrectNumberOfRowsException;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.stereotype.Repository;
 
@@ -199,15 +198,11 @@ class HoldLedgers {
                             .parameters());
         }
         if (!updated.isEmpty()) {
-            trip.query(UPDATE_LEDGERS, columns(updated).parameters(), rs -> {
-                rs.next();
-                int found = rs.getInt(1);
-                if (found != updated.size()) {
-                    throw new JdbcUpdateAffectedIncorrectNumberOfRowsException(
-                            "updating the ledgers read under the locks", updated.size(), found);
-                }
-                return found;
-            });
+            trip.executeChanging(
+                    UPDATE_LEDGERS,
+                    columns(updated).parameters(),
+                    updated.size(),
+                    "updating the ledgers read under the locks");
         }
     }
 

@@ -12,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import org.springframework.jdbc.JdbcUpdateAffectedIncorrectNumberOfRowsException;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -234,15 +233,11 @@ class HourlyUsageRepository {
         MapSqlParameterSource parameters = added(table, approved, bucket)
                 .with("rowIds", rowIds.toArray(String[]::new))
                 .parameters();
-        trip.query(table.sql(ADD_TO_CURRENT_BUCKETS_WHERE_READ), parameters, rs -> {
-            rs.next();
-            int updated = rs.getInt(1);
-            if (updated != approved.size()) {
-                throw new JdbcUpdateAffectedIncorrectNumberOfRowsException(
-                        "adding to this hour's buckets where they were read", approved.size(), updated);
-            }
-            return updated;
-        });
+        trip.executeChanging(
+                table.sql(ADD_TO_CURRENT_BUCKETS_WHERE_READ),
+                parameters,
+                approved.size(),
+                "adding to this hour's buckets where they were read");
     }
 
     private static void addToNewBuckets(

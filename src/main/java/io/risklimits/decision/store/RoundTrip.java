@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.StringJoiner;
 import java.util.function.Supplier;
+import org.springframework.jdbc.JdbcUpdateAffectedIncorrectNumberOfRowsException;
 import org.springframework.jdbc.core.JdbcOperations;
 import org.springframework.jdbc.core.PreparedStatementCallback;
 import org.springframework.jdbc.core.ResultSetExtractor;
@@ -54,6 +55,22 @@ final class RoundTrip {
     /** Adds a statement whose answer is not read (its rows, if any, are dropped). */
     void execute(String sql, MapSqlParameterSource parameters) {
         add(sql, parameters, null, null);
+    }
+
+    /**
+     * Adds a write that answers with one row, the count of rows it changed: the round trip fails unless it
+     * changed exactly as many as expected (a row gone from where the batch read it fails the batch rather
+     * than go unwritten). What names the write in the failure.
+     */
+    void executeChanging(String sql, MapSqlParameterSource parameters, int expected, String what) {
+        query(sql, parameters, rs -> {
+            rs.next();
+            int changed = rs.getInt(1);
+            if (changed != expected) {
+                throw new JdbcUpdateAffectedIncorrectNumberOfRowsException(what, expected, changed);
+            }
+            return changed;
+        });
     }
 
     /** Sends the statements, waits for all the answers; once. */
