@@ -42,9 +42,10 @@ class RequestLogReader {
     // account and bucket, and its ledger (risk_authorization_ledger) if it has one. An approved
     // authorization without a ledger was never a hold nor acted on by a capture or an increment: what is
     // counted of it is its amount minus what its RELEASED reversals gave back
-    // (risk_request_log_releases_idx), in its bucket, as in version 2; in another currency, what is left
-    // of its own amount is that amount minus its RELEASED reversals' amounts (in its currency, as a
-    // reversal in another is refused and releases nothing). A missing row is an original that
+    // (risk_request_log_releases_idx, which answers that sum alone), in its bucket, as in version 2; in
+    // another currency, what is left of its own amount is that amount minus its RELEASED reversals'
+    // amounts (in its currency, as a reversal in another is refused and releases nothing), summed only for
+    // such an original, since the amounts are read from the rows. A missing row is an original that
     // is unknown under the key, or past retention. Each original and its ledger are one probe of their
     // primary keys each, whatever the statistics say of the tables: each LATERAL subquery is planned on
     // its own (FOR KEY SHARE, OFFSET 0), so the planner cannot turn it into a join that reads a table
@@ -56,7 +57,7 @@ class RequestLogReader {
             SELECT original.entity_id, original.channel_code, original.direction_code, original.dedupe_id,
                    original.type, original.decision, original.amount, original.currency,
                    original.counted_amount, original.fx_currency, original.fx_rate, original.fx_valid_from,
-                   released.amount AS released, released.own_amount AS released_own,
+                   released.amount AS released, released_own.amount AS released_own,
                    original.bucket_ts, original.account_id, ledger.dedupe_id AS ledger_id,
                    %s
             FROM (SELECT DISTINCT *
@@ -77,8 +78,7 @@ class RequestLogReader {
                                  AND ledger.direction_code = original.direction_code
                                  AND ledger.dedupe_id = original.dedupe_id
                                OFFSET 0) AS ledger ON true
-            LEFT JOIN LATERAL (SELECT coalesce(sum(reversal.released_amount), 0) AS amount,
-                                      coalesce(sum(reversal.amount), 0) AS own_amount
+            LEFT JOIN LATERAL (SELECT coalesce(sum(reversal.released_amount), 0) AS amount
                                FROM risk_request_log reversal
                                WHERE ledger.dedupe_id IS NULL AND original.type = 'AUTHORIZATION'
                                  AND original.decision = 'APPROVED'
@@ -87,6 +87,15 @@ class RequestLogReader {
                                  AND reversal.direction_code = original.direction_code
                                  AND reversal.reverses = original.dedupe_id
                                  AND reversal.decision = 'RELEASED') AS released ON true
+            LEFT JOIN LATERAL (SELECT coalesce(sum(reversal.amount), 0) AS amount
+                               FROM risk_request_log reversal
+                               WHERE ledger.dedupe_id IS NULL AND original.type = 'AUTHORIZATION'
+                                 AND original.decision = 'APPROVED' AND original.fx_rate IS NOT NULL
+                                 AND reversal.entity_id = original.entity_id
+                                 AND reversal.channel_code = original.channel_code
+                                 AND reversal.direction_code = original.direction_code
+                                 AND reversal.reverses = original.dedupe_id
+                                 AND reversal.decision = 'RELEASED') AS released_own ON true
             """.formatted(HoldLedgers.LEDGER_COLUMNS);
 
     /**
