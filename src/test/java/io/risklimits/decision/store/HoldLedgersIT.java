@@ -11,9 +11,11 @@ import io.risklimits.support.TestInfrastructure;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.JdbcUpdateAffectedIncorrectNumberOfRowsException;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -29,6 +31,12 @@ class HoldLedgersIT {
     private final DataSource dataSource = TestInfrastructure.get().dataSource();
     private final JdbcTemplate db = new JdbcTemplate(dataSource);
     private final HoldLedgers ledgers = new HoldLedgers();
+    private final List<UUID> entities = new ArrayList<>();
+
+    @AfterEach
+    void deleteTheLedgersWritten() {
+        entities.forEach(entity -> db.update("DELETE FROM risk_authorization_ledger WHERE entity_id = ?", entity));
+    }
 
     @Test
     void aLedgerTheBatchBeginsIsInsertedAndOneItReadIsUpdated() {
@@ -63,7 +71,9 @@ class HoldLedgersIT {
         trip.run();
     }
 
-    private static RequestId authorization() {
-        return new RequestId(new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT), UUID.randomUUID());
+    private RequestId authorization() {
+        UUID entity = UUID.randomUUID();
+        entities.add(entity);
+        return new RequestId(new BusinessKey(entity, "CARD", Direction.OUT), UUID.randomUUID());
     }
 }
