@@ -106,15 +106,17 @@ class DecisionBenchmark {
             // rounds of one throughput phase per scenario and mode, so that a machine that slows down for
             // a while (a shared VM does) slows every scenario and mode alike rather than one of them.
             // Within a round one mode's scenarios run back to back, the service's each followed at once
-            // by the database's ceiling on the same events: the ratios that matter are between phases
-            // seconds apart, which the machine's drift over minutes does not reach.
+            // by the database's ceiling on the same events (seconds apart); a scenario compared with
+            // uniform 30 d runs a minute or two from it, so every other round runs the scenarios the other
+            // way round (Scenario.inRound): a drift within a round does not favour the same side of such a
+            // ratio in every round.
             Map<Phases, List<RunResult.Throughput>> measured = new HashMap<>();
             PhaseSizes sizes = new PhaseSizes(options);
             Optional<FirstSights> firstSights = Optional.ofNullable(keysBySet.get(Scenario.WIDE_KEYS.keySet()))
                     .map(FirstSights::new);
             for (int round = 1; round <= options.throughputRepeats(); round++) {
                 for (ServiceUnderTest service : services.all()) {
-                    for (Scenario scenario : scenarios) {
+                    for (Scenario scenario : Scenario.inRound(scenarios, round)) {
                         if (!options.measures(scenario, service.mode())) {
                             if (round == 1 && options.leavesOutBaseline(scenario, service.mode())) {
                                 System.out.printf(

@@ -1,6 +1,8 @@
 package io.risklimits.bench;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 
@@ -112,6 +114,20 @@ record Scenario(
     // the quick run's: every scenario a goal reads
     static final List<String> QUICK_NAMES =
             NAMES.stream().filter(name -> !name.equals(HOT_KEY.name())).toList();
+
+    /**
+     * The scenarios in the order a round runs them: odd rounds in the order given, even rounds the other way
+     * round. A machine that speeds up or slows down over a round then favours each scenario over the one it
+     * is compared with in one round and the other way in the next, instead of always the same way.
+     */
+    static List<Scenario> inRound(List<Scenario> scenarios, int round) {
+        if (round % 2 == 1) {
+            return scenarios;
+        }
+        List<Scenario> reversed = new ArrayList<>(scenarios);
+        Collections.reverse(reversed);
+        return List.copyOf(reversed);
+    }
 
     static Scenario named(String name) {
         return ALL.stream()
