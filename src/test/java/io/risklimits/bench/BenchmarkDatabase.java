@@ -10,9 +10,11 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -161,12 +163,17 @@ final class BenchmarkDatabase {
 
     private static final int KEYS_PER_STATEMENT = 500;
 
+    private static final String KEY_BUCKETS = "risk_hourly_agg";
+
+    private static final String SCOPE_BUCKETS = "risk_scope_hourly_agg";
+
     private final DataSource dataSource;
     private final JdbcTemplate jdbc;
     private final Instant loadHour = Instant.now().truncatedTo(ChronoUnit.HOURS);
     private OptionalLong postmaster;
-    // the blocks of risk_hourly_agg the wide key set's history was loaded into (first, last), if loaded
-    private Optional<long[]> wideBlocks = Optional.empty();
+    // the blocks of each bucket table (risk_hourly_agg: the keys', risk_scope_hourly_agg: their entities')
+    // the wide key set's history was loaded into, {first, last}; empty until loaded
+    private final Map<String, long[]> wideBlocks = new ConcurrentHashMap<>();
 
     BenchmarkDatabase(DataSource dataSource) {
         this.dataSource = dataSource;
@@ -346,12 +353,12 @@ final class BenchmarkDatabase {
             standAside.execute("SELECT set_config('risk.running_totals_written_by', 'statement', true)");
             insert.setString(1, BenchmarkKeys.CHANNEL);
             setWideBuckets(insert, 2, connection, keys);
-            long firstBlock = blocks(connection);
+            long firstBlock = blocks(connection, KEY_BUCKETS);
             long rows = insert.executeUpdate();
             connection.commit();
             connection.setAutoCommit(true);
             // nothing had been deleted from the table before: the load appended its rows to its end
-            wideBlocks = Optional.of(new long[] {firstBlock, blocks(connection) - 1});
+            wideBlocks.put(KEY_BUCKETS, new long[] {firstBlock, blocks(connection, KEY_BUCKETS) - 1});
             return rows;
         } catch (SQLException e) {
             throw new IllegalStateException("Loading the wide key set's history failed", e);
@@ -370,9 +377,12 @@ final class BenchmarkDatabase {
             connection.setAutoCommit(false);
             standAside.execute("SELECT set_config('risk.running_totals_written_by', 'statement', true)");
             setWideBuckets(insert, 1, connection, keys);
+            long firstBlock = blocks(connection, SCOPE_BUCKETS);
             long rows = insert.executeUpdate();
             connection.commit();
             connection.setAutoCommit(true);
+            // as the key buckets': nothing deleted before, and no other key set loading at the same time
+            wideBlocks.put(SCOPE_BUCKETS, new long[] {firstBlock, blocks(connection, SCOPE_BUCKETS) - 1});
             return rows;
         } catch (SQLException e) {
             throw new IllegalStateException("Loading the wide key set's entity scope history failed", e);
@@ -389,20 +399,22 @@ final class BenchmarkDatabase {
         statement.setInt(index + 5, Scenario.WIDE_BUCKET_SPACING_HOURS);
     }
 
-    private static long blocks(Connection connection) throws SQLException {
-        try (Statement statement = connection.createStatement();
-                var rs = statement.executeQuery(
-                        "SELECT pg_relation_size('risk_hourly_agg') / current_setting('block_size')::bigint")) {
-            rs.next();
-            return rs.getLong(1);
+    private static long blocks(Connection connection, String table) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(
+                "SELECT pg_relation_size(CAST(? AS regclass)) / current_setting('block_size')::bigint")) {
+            statement.setString(1, table);
+            try (var rs = statement.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
         }
     }
 
     /**
-     * Drops the wide key set's history pages from shared buffers (pg_buffercache_evict, PostgreSQL 17 and
-     * later; after settle() they are clean), so that a phase reads them as a decider of a card portfolio
-     * reads a card's pages: from the kernel's page cache. Returns the buffers evicted, 0 where the server
-     * cannot evict.
+     * Drops the wide key set's history pages from shared buffers, its keys' and its entities' buckets
+     * (pg_buffercache_evict, PostgreSQL 17 and later; after settle() they are clean), so that a phase reads
+     * them as a decider of a card portfolio reads a card's pages: from the kernel's page cache. Returns the
+     * buffers evicted, 0 where the server cannot evict.
      */
     long evictWideHistory() {
         if (wideBlocks.isEmpty()) {
@@ -410,15 +422,19 @@ final class BenchmarkDatabase {
         }
         try {
             jdbc.execute("CREATE EXTENSION IF NOT EXISTS pg_buffercache");
-            Long evicted = jdbc.queryForObject(
-                    """
-                    SELECT count(*) FILTER (WHERE pg_buffercache_evict(bufferid))
-                    FROM pg_buffercache
-                    WHERE relfilenode = pg_relation_filenode('risk_hourly_agg') AND relforknumber = 0
-                      AND reldatabase = (SELECT oid FROM pg_database WHERE datname = current_database())
-                      AND relblocknumber BETWEEN ? AND ?
-                    """, Long.class, wideBlocks.get()[0], wideBlocks.get()[1]);
-            return evicted == null ? 0 : evicted;
+            long evicted = 0;
+            for (Map.Entry<String, long[]> table : wideBlocks.entrySet()) {
+                Long tableEvicted =
+                        jdbc.queryForObject("""
+                        SELECT count(*) FILTER (WHERE pg_buffercache_evict(bufferid))
+                        FROM pg_buffercache
+                        WHERE relfilenode = pg_relation_filenode(CAST(? AS regclass)) AND relforknumber = 0
+                          AND reldatabase = (SELECT oid FROM pg_database WHERE datname = current_database())
+                          AND relblocknumber BETWEEN ? AND ?
+                        """, Long.class, table.getKey(), table.getValue()[0], table.getValue()[1]);
+                evicted += tableEvicted == null ? 0 : tableEvicted;
+            }
+            return evicted;
         } catch (DataAccessException olderThan17) {
             return 0;
         }
@@ -622,36 +638,37 @@ final class BenchmarkDatabase {
             // seconds of a run read them from disk and the figures measure the cache, not the decider
             statement.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm");
             // a wide key set's history is left out: a card portfolio's pages are mostly not in memory
-            // (the primary key's pages hold all key sets' entries and are read whole)
+            // (the primary keys' pages hold all key sets' entries and are read whole)
             statement.execute("SELECT pg_prewarm('risk_hourly_agg_pkey')");
-            // the other scopes' buckets, the wide key set's entities' among them
             statement.execute("SELECT pg_prewarm('risk_scope_hourly_agg_pkey')");
-            statement.execute("SELECT pg_prewarm('risk_scope_hourly_agg')");
             // the request log's free space is where the next phase writes its decisions
             statement.execute("""
                     SELECT pg_prewarm(indexrelid) FROM pg_index WHERE indrelid = 'risk_request_log'::regclass
                     UNION ALL SELECT pg_prewarm('risk_request_log')
                     """);
-            if (wideBlocks.isEmpty()) {
-                statement.execute("SELECT pg_prewarm('risk_hourly_agg')");
-            } else {
-                prewarmBucketsBut(statement, wideBlocks.get());
+            for (String table : List.of(KEY_BUCKETS, SCOPE_BUCKETS)) {
+                long[] wide = wideBlocks.get(table);
+                if (wide == null) {
+                    statement.execute("SELECT pg_prewarm('" + table + "')");
+                } else {
+                    prewarmBut(statement, table, wide);
+                }
             }
         } catch (SQLException e) {
             throw new IllegalStateException("Settling the database failed", e);
         }
     }
 
-    private static void prewarmBucketsBut(Statement statement, long[] skipped) throws SQLException {
+    private static void prewarmBut(Statement statement, String table, long[] skipped) throws SQLException {
         if (skipped[0] > 0) {
-            statement.execute("SELECT pg_prewarm('risk_hourly_agg', 'buffer', 'main', 0, " + (skipped[0] - 1) + ")");
+            statement.execute("SELECT pg_prewarm('%s', 'buffer', 'main', 0, %d)".formatted(table, skipped[0] - 1));
         }
         statement.execute("""
-                SELECT pg_prewarm('risk_hourly_agg', 'buffer', 'main', %d, last_block)
-                FROM (SELECT pg_relation_size('risk_hourly_agg') / current_setting('block_size')::bigint - 1
+                SELECT pg_prewarm('%1$s', 'buffer', 'main', %2$d, last_block)
+                FROM (SELECT pg_relation_size('%1$s') / current_setting('block_size')::bigint - 1
                              AS last_block) AS relation
-                WHERE last_block > %d
-                """.formatted(skipped[1] + 1, skipped[1]));
+                WHERE last_block > %3$d
+                """.formatted(table, skipped[1] + 1, skipped[1]));
     }
 
     /** Starts counting statement times afresh; false when pg_stat_statements is not loaded. */

@@ -39,6 +39,22 @@ class BenchmarkDatabaseIT {
     }
 
     @Test
+    void evictingTheWideHistoryDropsThePagesOfItsKeysBucketsAndOfItsEntitiesBucketsFromSharedBuffers() {
+        db.execute("CREATE EXTENSION IF NOT EXISTS pg_buffercache");
+        database.loadWideHistory(keys);
+        database.loadWideEntityHistory(keys);
+        List<Long> keyPages = pagesOfTheKeys("risk_hourly_agg", "entity_id");
+        List<Long> entityPages = pagesOfTheKeys("risk_scope_hourly_agg", "owner_id");
+        assertThat(inSharedBuffers("risk_hourly_agg", keyPages)).isPositive();
+        assertThat(inSharedBuffers("risk_scope_hourly_agg", entityPages)).isPositive();
+
+        assertThat(database.evictWideHistory()).isPositive();
+
+        assertThat(inSharedBuffers("risk_hourly_agg", keyPages)).isZero();
+        assertThat(inSharedBuffers("risk_scope_hourly_agg", entityPages)).isZero();
+    }
+
+    @Test
     void aKeySetsEntityHistoryLoadedBesideItsKeyBucketsIsTheOneAddedUpFromThem() {
         // two days: the keys take two statements of the load
         assertThat(database.loadHistory(keys, 2)).isEqualTo(1_000L * 48);
@@ -49,6 +65,26 @@ class BenchmarkDatabaseIT {
         database.loadScopeHistory("entity", keys, keys.entityIds(), false);
 
         assertThat(generated).hasSize(1_000 * 48).isEqualTo(entityHistory());
+    }
+
+    // the heap pages holding the key set's rows of a bucket table (reading them brings them into shared buffers)
+    private List<Long> pagesOfTheKeys(String table, String ownerColumn) {
+        return db.queryForList(
+                "SELECT DISTINCT CAST((ctid::text::point)[0] AS bigint) FROM " + table + " WHERE " + ownerColumn
+                        + " = ANY (?::uuid[])",
+                Long.class,
+                (Object) ids());
+    }
+
+    // how many of these heap pages of the table are in shared buffers (without reading them)
+    private long inSharedBuffers(String table, List<Long> pages) {
+        return db.queryForObject("""
+                SELECT count(*)
+                FROM pg_buffercache
+                WHERE relfilenode = pg_relation_filenode(CAST(? AS regclass)) AND relforknumber = 0
+                  AND reldatabase = (SELECT oid FROM pg_database WHERE datname = current_database())
+                  AND relblocknumber = ANY (?::bigint[])
+                """, Long.class, table, pages.toArray(Long[]::new));
     }
 
     private String[] ids() {
