@@ -24,9 +24,14 @@ final class TestKeys {
 
     /** An OUT key of a new entity on the channel. */
     BusinessKey newKey(String channel) {
-        BusinessKey key = new BusinessKey(UUID.randomUUID(), channel, Direction.OUT);
-        entities.add(key.entityId());
-        return key;
+        return new BusinessKey(newEntity(), channel, Direction.OUT);
+    }
+
+    /** A new entity, for keys of several channels or directions. */
+    UUID newEntity() {
+        UUID entity = UUID.randomUUID();
+        entities.add(entity);
+        return entity;
     }
 
     /** A new account, whose account-channel and account buckets {@link #deleteTheirRows} deletes. */
