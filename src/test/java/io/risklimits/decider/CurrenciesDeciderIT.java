@@ -4,15 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.risklimits.support.DecisionMessage;
 import io.risklimits.support.Events;
+import io.risklimits.support.NoRowsLeftBehind;
 import io.risklimits.support.RunningService;
 import io.risklimits.support.TestInfrastructure;
 import io.risklimits.support.TestKafka;
+import java.sql.Timestamp;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -20,6 +25,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * rate of risk_fx_rate and published with counted_amount and fx (each message valid against the schema),
  * refused without a rate, INVALID for a code that is no currency, and replayed as first published.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class CurrenciesDeciderIT {
 
     private final JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
@@ -27,11 +33,26 @@ class CurrenciesDeciderIT {
             "FX_" + UUID.randomUUID().toString().substring(0, 8).toUpperCase();
     private final UUID entity = UUID.randomUUID();
     private final String key = Events.businessKey(entity, channel, "OUT");
+    private final List<Timestamp> kronerRatesWritten = new ArrayList<>();
+
+    // the database serves the whole test run: other tests would convert at this rate and see these rows
+    @AfterEach
+    void deleteTheRowsWritten() {
+        kronerRatesWritten.forEach(validFrom ->
+                db.update("DELETE FROM risk_fx_rate WHERE currency = 'DKK' AND valid_from = ?", validFrom));
+        db.update("DELETE FROM risk_limit WHERE channel = ?", channel);
+        for (String table : List.of("risk_hourly_agg", "risk_authorization_ledger", "risk_request_log")) {
+            db.update("DELETE FROM " + table + " WHERE entity_id = ?", entity);
+        }
+        db.update("DELETE FROM risk_scope_hourly_agg WHERE owner_id = ?", entity);
+    }
 
     @Test
     void aForeignAuthorizationIsPublishedConvertedAndReplayedTheSame() {
-        db.update(
-                "INSERT INTO risk_fx_rate (currency, rate, valid_from) VALUES ('DKK', 0.1452, now() - interval '1 hour')");
+        kronerRatesWritten.add(db.queryForObject(
+                "INSERT INTO risk_fx_rate (currency, rate, valid_from) VALUES ('DKK', 0.1452, now() - interval '1 hour')"
+                        + " RETURNING valid_from",
+                Timestamp.class));
         db.update(
                 "INSERT INTO risk_limit (channel, direction, entity_id, window_name, max_amount, max_count)"
                         + " VALUES (?, 'OUT', NULL, '24h', 1000000, 100)",

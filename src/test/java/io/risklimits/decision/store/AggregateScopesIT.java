@@ -16,6 +16,7 @@ import io.risklimits.decision.Tally;
 import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.Verdict;
 import io.risklimits.decision.Window;
+import io.risklimits.support.NoRowsLeftBehind;
 import io.risklimits.support.TestInfrastructure;
 import java.sql.Connection;
 import java.time.Clock;
@@ -29,7 +30,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import javax.sql.DataSource;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
@@ -39,6 +42,7 @@ import org.springframework.jdbc.datasource.SingleConnectionDataSource;
  * scope admits it, a reversal released where its original was counted, and the locks of every scope key
  * a batch writes held by it.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class AggregateScopesIT {
 
     private static final Limits THOUSAND_A_DAY = new Limits(Map.of(Window.DAY, new Limit(1_000L, 100L)));
@@ -47,10 +51,16 @@ class AggregateScopesIT {
     private final JdbcTemplate db = new JdbcTemplate(dataSource);
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final BatchDecisionStore store = TestStores.batchDecisionStore(dataSource, Clock.systemUTC(), meters);
+    private final TestKeys ownKeys = new TestKeys();
+
+    @AfterEach
+    void deleteTheRowsOfTheTestsKeys() {
+        ownKeys.deleteTheirRows(db);
+    }
 
     @Test
     void twoCardsOfOneAccountNeverTogetherPassTheAccountsLimit() {
-        UUID account = UUID.randomUUID();
+        UUID account = ownKeys.newAccount();
         BusinessKey firstCard = newKey("CARD");
         BusinessKey secondCard = newKey("CARD");
         Function<ScopeKey, Limits> accountLimit = limitAt(Scope.ACCOUNT, THOUSAND_A_DAY);
@@ -76,7 +86,7 @@ class AggregateScopesIT {
 
     @Test
     void inOneBatchTheSecondCardSeesWhatTheFirstTook() {
-        UUID account = UUID.randomUUID();
+        UUID account = ownKeys.newAccount();
         BusinessKey firstCard = newKey("CARD");
         BusinessKey secondCard = newKey("CARD");
 
@@ -90,7 +100,7 @@ class AggregateScopesIT {
 
     @Test
     void theEntityScopeAddsUpEveryChannelOfTheEntity() {
-        UUID entity = UUID.randomUUID();
+        UUID entity = ownKeys.newEntity();
         BusinessKey card = new BusinessKey(entity, "CARD", Direction.OUT);
         BusinessKey ach = new BusinessKey(entity, "ACH", Direction.OUT);
         BusinessKey incoming = new BusinessKey(entity, "ACH", Direction.IN);
@@ -109,7 +119,7 @@ class AggregateScopesIT {
 
     @Test
     void usageIsCountedAtEveryScopeBeforeAnyLimitExistsThere() {
-        UUID account = UUID.randomUUID();
+        UUID account = ownKeys.newAccount();
         BusinessKey card = newKey("CARD");
         decide(authorization(card, 700, account), anyKey -> Limits.NONE);
 
@@ -124,7 +134,7 @@ class AggregateScopesIT {
 
     @Test
     void aReversalWithoutAnAccountReleasesAtEveryScopeItsOriginalWasCountedAt() {
-        UUID account = UUID.randomUUID();
+        UUID account = ownKeys.newAccount();
         BusinessKey card = newKey("CARD");
         TransactionEvent original = authorization(card, 1_000, account);
         decide(original, anyKey -> Limits.NONE);
@@ -144,8 +154,8 @@ class AggregateScopesIT {
 
     @Test
     void aReversalNamingAnotherAccountReleasesWhereItsOriginalWasCounted() {
-        UUID account = UUID.randomUUID();
-        UUID otherAccount = UUID.randomUUID();
+        UUID account = ownKeys.newAccount();
+        UUID otherAccount = ownKeys.newAccount();
         BusinessKey card = newKey("CARD");
         TransactionEvent original = authorization(card, 500, account);
         decide(original, anyKey -> Limits.NONE);
@@ -161,7 +171,7 @@ class AggregateScopesIT {
 
     @Test
     void aReversalEarlyInAPollFreesRoomAtTheAccountForAnotherCardLaterInThePoll() {
-        UUID account = UUID.randomUUID();
+        UUID account = ownKeys.newAccount();
         BusinessKey firstCard = newKey("CARD");
         TransactionEvent original = authorization(firstCard, 1_000, account);
         Function<ScopeKey, Limits> accountLimit = limitAt(Scope.ACCOUNT, THOUSAND_A_DAY);
@@ -181,7 +191,7 @@ class AggregateScopesIT {
      */
     @Test
     void anOriginalCommittedWhileTheReversalWaitedHasItsAccountLockedBeforeTheRelease() throws Exception {
-        UUID account = UUID.randomUUID();
+        UUID account = ownKeys.newAccount();
         BusinessKey card = newKey("CARD");
         TransactionEvent original = authorization(card, 800, account);
         CompletableFuture<Decision> released;
@@ -209,7 +219,7 @@ class AggregateScopesIT {
      */
     @Test
     void anotherWorkersRememberedAccountWindowStartsDoNotHideARelease() throws Exception {
-        UUID account = UUID.randomUUID();
+        UUID account = ownKeys.newAccount();
         BusinessKey oldCard = newKey("CARD");
         TransactionEvent old = authorization(oldCard, 1_000, account);
         try (Connection connection = dataSource.getConnection()) {
@@ -237,7 +247,7 @@ class AggregateScopesIT {
      */
     @Test
     void aCorrectionOfAnOldAccountBucketIsSeenByAnotherWorkersRememberedStarts() throws Exception {
-        UUID account = UUID.randomUUID();
+        UUID account = ownKeys.newAccount();
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
             fileApprovedOriginal(connection, authorization(newKey("CARD"), 1_000, account), "3 days");
@@ -349,8 +359,8 @@ class AggregateScopesIT {
                 key.direction().name());
     }
 
-    private static BusinessKey newKey(String channel) {
-        return new BusinessKey(UUID.randomUUID(), channel, Direction.OUT);
+    private BusinessKey newKey(String channel) {
+        return ownKeys.newKey(channel);
     }
 
     private static TransactionEvent authorization(BusinessKey key, long amount, UUID account) {

@@ -16,6 +16,7 @@ import io.risklimits.decision.Tally;
 import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.Usage;
 import io.risklimits.decision.Window;
+import io.risklimits.support.NoRowsLeftBehind;
 import io.risklimits.support.TestInfrastructure;
 import java.sql.Connection;
 import java.time.Clock;
@@ -31,7 +32,9 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -42,6 +45,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * hour, whatever this machine's clock says, and the time the locks kept it waiting; and what it writes
  * to the audit log.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class BatchDecisionStoreIT {
 
     private final DataSource dataSource = TestInfrastructure.get().dataSource();
@@ -49,6 +53,12 @@ class BatchDecisionStoreIT {
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final SummedUsage summed = new SummedUsage(dataSource);
     private final FiledDecisions filedDecisions = new FiledDecisions(JdbcClient.create(dataSource));
+    private final TestKeys ownKeys = new TestKeys();
+
+    @AfterEach
+    void deleteTheRowsOfTheTestsKeys() {
+        ownKeys.deleteTheirRows(db);
+    }
 
     /**
      * The usage read is sent with the locks, before the database clock has named the batch's hour
@@ -60,7 +70,7 @@ class BatchDecisionStoreIT {
     @ParameterizedTest(name = "this machine''s clock {0} minutes off")
     @ValueSource(ints = {60, -60, 24 * 60})
     void usageIsThatOfTheDatabasesHourWhateverTheHourOfThisMachine(int minutesOff) {
-        BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+        BusinessKey key = ownKeys.newKey();
         Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS);
         BucketRows.add(db, key, utc(hour.minus(Duration.ofHours(24))), 1000);
         BucketRows.add(db, key, utc(hour.minus(Duration.ofHours(23))), 100);
@@ -81,7 +91,7 @@ class BatchDecisionStoreIT {
     /** The locks are taken in the same round trip as the reads, so the database measures the wait. */
     @Test
     void theLockWaitMeterCountsTheTimeABatchWaitedForItsKey() throws Exception {
-        BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+        BusinessKey key = ownKeys.newKey();
         try (Connection holder = dataSource.getConnection()) {
             holder.setAutoCommit(false);
             BatchBegin.begin(holder, key.entityId());
@@ -110,9 +120,9 @@ class BatchDecisionStoreIT {
     void everyAuditRowHoldsTheLimitsOfItsOwnDecision() {
         Limits tight = limits(5_000, 10);
         Limits loose = limits(9_000_000, 1_000);
-        BusinessKey first = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
-        BusinessKey second = new BusinessKey(UUID.randomUUID(), "CARD", Direction.IN);
-        BusinessKey third = new BusinessKey(UUID.randomUUID(), "WIRE", Direction.OUT);
+        BusinessKey first = ownKeys.newKey();
+        BusinessKey second = new BusinessKey(ownKeys.newEntity(), "CARD", Direction.IN);
+        BusinessKey third = new BusinessKey(ownKeys.newEntity(), "WIRE", Direction.OUT);
         Map<BusinessKey, Limits> limitsByKey = Map.of(first, loose, second, tight, third, Limits.NONE);
         List<TransactionEvent> events = List.of(
                 event(first), event(second), event(first), event(third), event(second), event(third), event(first));
@@ -136,7 +146,7 @@ class BatchDecisionStoreIT {
      */
     @Test
     void eventsDecidedBeforeAreAnsweredWithTheStoredDecisionAndCountOnce() {
-        BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+        BusinessKey key = ownKeys.newKey();
         TransactionEvent decidedBefore = event(key);
         TransactionEvent fresh = event(key);
         BatchDecisionStore store = TestStores.batchDecisionStore(dataSource, Clock.systemUTC(), registry);

@@ -3,6 +3,7 @@ package io.risklimits.decision.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.risklimits.support.NoRowsLeftBehind;
 import io.risklimits.support.TestInfrastructure;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -14,11 +15,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * risk_begin_scoped_batch_decision, the first statement of every batched decision: it refuses a
  * snapshot that could predate the locks, and the clock it returns is read after them.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class BeginBatchDecisionIT {
 
     private final DataSource dataSource = TestInfrastructure.get().dataSource();

@@ -9,6 +9,7 @@ import io.risklimits.decision.Tally;
 import io.risklimits.decision.Usage;
 import io.risklimits.decision.Window;
 import io.risklimits.decision.WindowCalendar;
+import io.risklimits.support.NoRowsLeftBehind;
 import io.risklimits.support.TestInfrastructure;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,6 +24,7 @@ import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
@@ -33,6 +35,7 @@ import org.springframework.jdbc.datasource.SingleConnectionDataSource;
  * through a 25-hour day, a 23-hour day and the starts of months, while buckets are added at the current
  * hour as a decider adds them.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class CalendarWindowsIT {
 
     private static final WindowCalendar NEW_YORK = new WindowCalendar(ZoneId.of("America/New_York"));

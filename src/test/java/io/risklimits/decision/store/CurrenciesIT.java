@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Conversion;
 import io.risklimits.decision.Decision;
-import io.risklimits.decision.Direction;
 import io.risklimits.decision.EventType;
 import io.risklimits.decision.FxPolicy;
+import io.risklimits.decision.FxRate;
 import io.risklimits.decision.Limits;
 import io.risklimits.decision.Reason;
 import io.risklimits.decision.Tally;
@@ -15,16 +15,20 @@ import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.Verdict;
 import io.risklimits.decision.Window;
 import io.risklimits.limits.FxRateCatalog;
+import io.risklimits.support.NoRowsLeftBehind;
 import io.risklimits.support.TestInfrastructure;
 import java.math.BigDecimal;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
@@ -32,8 +36,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * Events in other currencies than the limit currency (USD) through the batched store against a real
  * PostgreSQL, at the rates of risk_fx_rate: what is counted, what is refused, what is stored and replayed,
  * and follow-ups at their original's rate. Each test uses currencies of its own, so the rates it writes
- * are its own.
+ * are its own; it deletes them after it, with its keys' rows, as other tests convert at the rates they find.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class CurrenciesIT {
 
     private final DataSource dataSource = TestInfrastructure.get().dataSource();
@@ -41,6 +46,17 @@ class CurrenciesIT {
     private final FxRateCatalog rates = new FxRateCatalog(JdbcClient.create(dataSource));
     private final BatchDecisionStore store =
             TestStores.batchDecisionStore(dataSource, new FxPolicy("USD", Duration.ofHours(48), rates));
+    private final TestKeys ownKeys = new TestKeys();
+    private final List<FxRate> ratesWritten = new ArrayList<>();
+
+    @AfterEach
+    void deleteTheRowsWritten() {
+        ownKeys.deleteTheirRows(db);
+        ratesWritten.forEach(rate -> db.update(
+                "DELETE FROM risk_fx_rate WHERE currency = ? AND valid_from = ?",
+                rate.currency(),
+                Timestamp.from(rate.validFrom())));
+    }
 
     @Test
     void anAuthorizationInAnotherCurrencyIsCountedConvertedRoundedUpStoredAndReplayed() {
@@ -235,12 +251,13 @@ class CurrenciesIT {
                 currency,
                 new BigDecimal(rate),
                 Timestamp.from(validFrom));
+        ratesWritten.add(new FxRate(currency, new BigDecimal(rate), validFrom));
         rates.refresh();
         return validFrom;
     }
 
-    private static BusinessKey newKey(String channel) {
-        return new BusinessKey(UUID.randomUUID(), channel, Direction.OUT);
+    private BusinessKey newKey(String channel) {
+        return ownKeys.newKey(channel);
     }
 
     private static TransactionEvent capture(

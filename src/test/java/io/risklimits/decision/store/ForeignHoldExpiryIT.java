@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Conversion;
 import io.risklimits.decision.Decision;
-import io.risklimits.decision.Direction;
 import io.risklimits.decision.EventType;
 import io.risklimits.decision.FxPolicy;
 import io.risklimits.decision.FxRate;
@@ -14,6 +13,7 @@ import io.risklimits.decision.Tally;
 import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.Verdict;
 import io.risklimits.decision.hold.HoldTerms;
+import io.risklimits.support.NoRowsLeftBehind;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
@@ -29,6 +30,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * A hold in another currency than the limit currency expires: what it still held is given back in the
  * limit currency, and its EXPIRED decision carries the hold's conversion, as stored.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class ForeignHoldExpiryIT {
 
     private static final Instant START =
@@ -51,7 +53,7 @@ class ForeignHoldExpiryIT {
 
     @Test
     void theExpiryOfAForeignHoldGivesBackWhatItCountedAndCarriesItsConversion() {
-        BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+        BusinessKey key = clock.keys().newKey();
         Instant expiresAt = START.plus(Duration.ofHours(1));
         TransactionEvent hold = new TransactionEvent(
                 UUID.randomUUID(), key, 999, "CHF", START, EventType.AUTHORIZATION, null, null, null, expiresAt, true);

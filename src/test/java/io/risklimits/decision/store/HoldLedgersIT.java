@@ -7,6 +7,7 @@ import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Direction;
 import io.risklimits.decision.hold.HoldLedger;
 import io.risklimits.decision.hold.HoldStatus;
+import io.risklimits.support.NoRowsLeftBehind;
 import io.risklimits.support.TestInfrastructure;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,6 +18,7 @@ import java.util.UUID;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.JdbcUpdateAffectedIncorrectNumberOfRowsException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -24,6 +26,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * The ledger write of a batch against a real PostgreSQL: a ledger the batch begins is inserted, one it read
  * is updated, and one it read that is no longer there fails the write rather than being dropped.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class HoldLedgersIT {
 
     private static final Instant DECIDED_AT = Instant.now().truncatedTo(ChronoUnit.HOURS);

@@ -17,6 +17,7 @@ import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.Verdict;
 import io.risklimits.decision.Window;
 import io.risklimits.decision.hold.HoldTerms;
+import io.risklimits.support.NoRowsLeftBehind;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -30,6 +31,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
@@ -38,6 +40,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * sets: captures (exact, under, over, split, without an authorization), increments, reversals of holds,
  * expiry at decision time without any sweep (at every scope), and the sweep's expiry under the locks.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class HoldsIT {
 
     private static final Instant START =
@@ -46,6 +49,7 @@ class HoldsIT {
     private final SetDatabaseClock clock = new SetDatabaseClock(START);
     private final JdbcTemplate db = new JdbcTemplate(clock.dataSource());
     private final BatchDecisionStore store = TestStores.batchDecisionStore(clock.dataSource(), clock.clock());
+    private final TestKeys keys = clock.keys();
 
     @AfterEach
     void closeClock() {
@@ -60,8 +64,7 @@ class HoldsIT {
 
         assertThat(approved.verdict()).isEqualTo(Verdict.APPROVED);
         assertThat(approved.holdExpiresAt()).isEqualTo(START.plus(HoldTerms.DEFAULT.ttl()));
-        assertThat(decide(authorization(new BusinessKey(UUID.randomUUID(), "ACH", Direction.OUT), 1_000))
-                        .holdExpiresAt())
+        assertThat(decide(authorization(keys.newKey("ACH"), 1_000)).holdExpiresAt())
                 .as("an ACH authorization is a final spend")
                 .isNull();
     }
@@ -163,7 +166,7 @@ class HoldsIT {
         TransactionEvent captured = authorization(key, 100);
         decide(captured);
         decide(capture(key, captured, 100, true));
-        BusinessKey ach = new BusinessKey(UUID.randomUUID(), "ACH", Direction.OUT);
+        BusinessKey ach = keys.newKey("ACH");
         TransactionEvent finalSpend = authorization(ach, 100);
         decide(finalSpend);
 
@@ -278,7 +281,7 @@ class HoldsIT {
      */
     @Test
     void anotherKeyOfTheAccountNeverCountsADueHoldEither() {
-        UUID account = UUID.randomUUID();
+        UUID account = keys.newAccount();
         BusinessKey card = cardKey();
         BusinessKey otherCard = cardKey();
         Instant expiresAt = START.plus(Duration.ofHours(1));
@@ -458,7 +461,7 @@ class HoldsIT {
 
     @Test
     void aBatchWhoseCountsAndReleasesCancelOutLeavesTheBucketAsItWas() {
-        BusinessKey key = new BusinessKey(UUID.randomUUID(), "ACH", Direction.OUT);
+        BusinessKey key = keys.newKey("ACH");
         decide(authorization(key, 500));
         TransactionEvent spent = authorization(key, 200);
 
@@ -515,8 +518,8 @@ class HoldsIT {
         return ScopeKey.countedAt(key, null).get(1);
     }
 
-    private static BusinessKey cardKey() {
-        return new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+    private BusinessKey cardKey() {
+        return keys.newKey();
     }
 
     private static TransactionEvent authorization(BusinessKey key, long amount) {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Decision;
-import io.risklimits.decision.Direction;
 import io.risklimits.decision.EventFields;
 import io.risklimits.decision.EventType;
 import io.risklimits.decision.FieldError;
@@ -14,6 +13,7 @@ import io.risklimits.decision.ReadResult;
 import io.risklimits.decision.Reason;
 import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.Verdict;
+import io.risklimits.support.NoRowsLeftBehind;
 import io.risklimits.support.TestInfrastructure;
 import java.time.Clock;
 import java.time.Instant;
@@ -24,7 +24,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -34,6 +36,7 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  * an event after one finds its dedupe_id decided, a reversal after one finds an original that is not
  * approved, and a batch of one (how a record is decided alone) gives the same answers.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class InvalidEventsInABatchIT {
 
     private static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
@@ -102,6 +105,13 @@ class InvalidEventsInABatchIT {
         assertThat(storedRows(key)).isEqualTo(Map.of(x, "APPROVED 0"));
     }
 
+    private final TestKeys ownKeys = new TestKeys();
+
+    @AfterEach
+    void deleteTheRowsOfTheTestsKeys() {
+        ownKeys.deleteTheirRows(db);
+    }
+
     /** The earliest occurred_at the reader accepts is stored as that instant by every insert. */
     @Test
     void theEarliestTimestampIsStoredFaithfullyByEveryInsert() {
@@ -155,8 +165,8 @@ class InvalidEventsInABatchIT {
 
     // ---------------------------------------------------------------- events and rows
 
-    private static BusinessKey newKey() {
-        return new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+    private BusinessKey newKey() {
+        return ownKeys.newKey();
     }
 
     private static ReadResult invalidAmount(BusinessKey key, UUID dedupeId) {

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Decision;
-import io.risklimits.decision.Direction;
 import io.risklimits.decision.EventType;
 import io.risklimits.decision.Limits;
 import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.Verdict;
+import io.risklimits.support.NoRowsLeftBehind;
 import io.risklimits.support.TestInfrastructure;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -19,7 +19,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Two workers' batches that share business keys, entities and accounts, their events in opposite orders:
@@ -27,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * whatever the order of its events, so neither ever holds a lock the other holds while it waits for one
  * the other holds: no deadlock, and every event decided.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class LockOrderIT {
 
     private static final int KEYS = 40;
@@ -35,14 +39,20 @@ class LockOrderIT {
     private final DataSource dataSource = TestInfrastructure.get().dataSource();
     private final BatchDecisionStore oneWorker = TestStores.batchDecisionStore(dataSource);
     private final BatchDecisionStore otherWorker = TestStores.batchDecisionStore(dataSource);
+    private final TestKeys ownKeys = new TestKeys();
+
+    @AfterEach
+    void deleteTheRowsOfTheTestsKeys() {
+        ownKeys.deleteTheirRows(new JdbcTemplate(dataSource));
+    }
 
     @Test
     void batchesSharingKeysAndAccountsInOppositeOrdersAreAllDecided() throws Exception {
         List<BusinessKey> keys = new ArrayList<>();
         List<UUID> accounts = new ArrayList<>();
         for (int i = 0; i < KEYS; i++) {
-            keys.add(new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT));
-            accounts.add(UUID.randomUUID());
+            keys.add(ownKeys.newKey());
+            accounts.add(ownKeys.newAccount());
         }
         for (int round = 0; round < ROUNDS; round++) {
             List<TransactionEvent> forward = new ArrayList<>();

@@ -8,6 +8,7 @@ import io.risklimits.decision.ScopeKey;
 import io.risklimits.decision.Usage;
 import io.risklimits.decision.Window;
 import io.risklimits.decision.WindowCalendar;
+import io.risklimits.support.NoRowsLeftBehind;
 import io.risklimits.support.TestInfrastructure;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,6 +18,7 @@ import java.util.Map;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -25,6 +27,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * by a probe per window start when it has more. Either way a window's usage must be the plain sum of its
  * buckets ({@link SummedUsage}), with buckets on, just before and long before every window's first hour.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class RecentBucketsIT {
 
     // a Tuesday: the 24 h window starts 3 June 13:00, 7 d 28 May 13:00, 30 d 5 May 13:00, the day

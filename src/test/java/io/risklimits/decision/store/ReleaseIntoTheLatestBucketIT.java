@@ -14,6 +14,7 @@ import io.risklimits.decision.Usage;
 import io.risklimits.decision.Verdict;
 import io.risklimits.decision.Window;
 import io.risklimits.support.DecisionSchema;
+import io.risklimits.support.NoRowsLeftBehind;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -23,6 +24,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -39,6 +41,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * a bulk load's new latest bucket) that changes what such a window starts from.
  * The database clock is set, so each step happens at its hour whenever the test runs.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class ReleaseIntoTheLatestBucketIT {
 
     private static final Duration FIVE_MINUTES = Duration.ofMinutes(5);

@@ -4,22 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.risklimits.decision.BusinessKey;
-import io.risklimits.decision.Direction;
 import io.risklimits.decision.ScopeKey;
 import io.risklimits.decision.Tally;
 import io.risklimits.decision.Usage;
 import io.risklimits.decision.Window;
 import io.risklimits.decision.WindowCalendar;
+import io.risklimits.support.NoRowsLeftBehind;
 import io.risklimits.support.TestInfrastructure;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -30,6 +31,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * must stay that of a full read while other writers (other instances, the archiver) change the key's
  * buckets within the hour.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class RememberedWindowStartsIT {
 
     private static final LocalDateTime NOW_HOUR = LocalDateTime.of(2026, 3, 1, 12, 0);
@@ -50,6 +52,12 @@ class RememberedWindowStartsIT {
             WindowCalendar.UTC,
             new WindowStartsCache(0),
             new DecisionStoreMetrics(new SimpleMeterRegistry()));
+    private final TestKeys ownKeys = new TestKeys();
+
+    @AfterEach
+    void deleteTheRowsOfTheTestsKeys() {
+        ownKeys.deleteTheirRows(db);
+    }
 
     @Test
     void usageStaysThatOfAFullReadWhileOthersAddToTheCurrentBucket() {
@@ -73,7 +81,7 @@ class RememberedWindowStartsIT {
      */
     @Test
     void aKeyWithoutABucketInTheDayIsReadEveryTime() {
-        BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+        BusinessKey key = ownKeys.newKey();
         addToBucket(key, -1000, 400);
         usage(remembering, key);
 
@@ -91,7 +99,7 @@ class RememberedWindowStartsIT {
         addToBucket(remembered, 0, 5);
         BusinessKey fresh = keyWithHistory(true);
         BusinessKey outsideTheDay = keyWithHistory(false);
-        BusinessKey withoutBuckets = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+        BusinessKey withoutBuckets = ownKeys.newKey();
 
         Map<ScopeKey, Usage> usage = remembering
                 .usageUpTo(
@@ -132,7 +140,7 @@ class RememberedWindowStartsIT {
      */
     @Test
     void aCorrectionOfTheLatestBucketThroughTheTriggersIsSeenAtOnce() {
-        BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+        BusinessKey key = ownKeys.newKey();
         addToBucket(key, -13, 1_000); // 23:00 the day before
         usage(remembering, key);
 
@@ -174,7 +182,7 @@ class RememberedWindowStartsIT {
      */
     @Test
     void rememberedStartsThatWouldGiveAUsageBelowZeroAreReadAgain() {
-        BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+        BusinessKey key = ownKeys.newKey();
         addToBucket(key, -13, 1_000); // 23:00 the day before
         usage(remembering, key);
 
@@ -209,7 +217,7 @@ class RememberedWindowStartsIT {
      * last 24 hours.
      */
     private BusinessKey keyWithHistory(boolean withinTheDay) {
-        BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+        BusinessKey key = ownKeys.newKey();
         addToBucket(key, -800, 1000);
         addToBucket(key, -300, 300);
         addToBucket(key, -100, 100);

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Decision;
-import io.risklimits.decision.Direction;
 import io.risklimits.decision.EventType;
 import io.risklimits.decision.Limit;
 import io.risklimits.decision.Limits;
@@ -13,6 +12,7 @@ import io.risklimits.decision.Tally;
 import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.Verdict;
 import io.risklimits.decision.Window;
+import io.risklimits.support.NoRowsLeftBehind;
 import io.risklimits.support.TestInfrastructure;
 import java.sql.Timestamp;
 import java.time.Instant;
@@ -28,7 +28,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -36,6 +38,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * bucket, what they refuse, how they meet authorizations in one batch, redeliveries and reused
  * dedupe_ids, and that remembered window starts never hide a release.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class ReversalsIT {
 
     private static final Limits ONE_THOUSAND_A_DAY = new Limits(Map.of(Window.LAST_24_HOURS, new Limit(1_000L, 100L)));
@@ -93,6 +96,13 @@ class ReversalsIT {
             assertThat(decision.remaining()).isNull();
         });
         assertThat(bucketOf(key, approved)).isEqualTo(new Tally(90, 1));
+    }
+
+    private final TestKeys ownKeys = new TestKeys();
+
+    @AfterEach
+    void deleteTheRowsOfTheTestsKeys() {
+        ownKeys.deleteTheirRows(db);
     }
 
     /** In a batch, a key's events are decided in event order: a release frees limit for what follows. */
@@ -295,8 +305,8 @@ class ReversalsIT {
                 authorization.dedupeId());
     }
 
-    private static BusinessKey newKey() {
-        return new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+    private BusinessKey newKey() {
+        return ownKeys.newKey();
     }
 
     private static TransactionEvent authorization(BusinessKey key, long amount) {

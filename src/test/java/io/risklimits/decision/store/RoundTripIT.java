@@ -3,6 +3,7 @@ package io.risklimits.decision.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.risklimits.support.NoRowsLeftBehind;
 import io.risklimits.support.TestInfrastructure;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -14,6 +15,7 @@ import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
@@ -24,6 +26,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Statements sent in one round trip run in order, each with its own parameters and its own snapshot:
  * a read added after risk_begin_scoped_batch_decision runs under the locks it took.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class RoundTripIT {
 
     private static final String BEGIN = """

@@ -9,6 +9,7 @@ import io.risklimits.decision.Direction;
 import io.risklimits.decision.ScopeKey;
 import io.risklimits.decision.Tally;
 import io.risklimits.decision.WindowCalendar;
+import io.risklimits.support.NoRowsLeftBehind;
 import io.risklimits.support.TestInfrastructure;
 import java.sql.Timestamp;
 import java.time.Instant;
@@ -22,7 +23,9 @@ import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.JdbcUpdateAffectedIncorrectNumberOfRowsException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -33,6 +36,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * docs/adr/0001-running-totals.md) must equal the prefix sums of the buckets, whatever order the
  * buckets are written in and however often a bucket is updated.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class RunningTotalsIT {
 
     private static final LocalDateTime START = LocalDateTime.of(2026, 1, 1, 0, 0);
@@ -49,10 +53,16 @@ class RunningTotalsIT {
             new WindowStartsCache(0),
             new DecisionStoreMetrics(new SimpleMeterRegistry()));
     private final Random random = new Random(7);
+    private final TestKeys ownKeys = new TestKeys();
+
+    @AfterEach
+    void deleteTheRowsOfTheTestsKeys() {
+        ownKeys.deleteTheirRows(db);
+    }
 
     @Test
     void totalsAreThePrefixSumsWhateverTheWriteOrder() {
-        UUID entity = UUID.randomUUID();
+        UUID entity = ownKeys.newEntity();
         List<Integer> hours = new ArrayList<>();
         for (int hour = 0; hour < 200; hour++) {
             hours.add(hour);
@@ -79,7 +89,7 @@ class RunningTotalsIT {
      */
     @Test
     void totalsWrittenByTheDecidersStatementAreThePrefixSumsToo() {
-        UUID entity = UUID.randomUUID();
+        UUID entity = ownKeys.newEntity();
         for (int i = 0; i < 300; i++) {
             int hour = random.nextInt(200);
             long amount = 1 + random.nextInt(1000);
@@ -105,7 +115,7 @@ class RunningTotalsIT {
      */
     @Test
     void addingToTheCurrentBucketWritesNoIndexEntries() {
-        UUID entity = UUID.randomUUID();
+        UUID entity = ownKeys.newEntity();
         Instant bucket = START.toInstant(ZoneOffset.UTC);
         addToBucket(entity, -1, 40);
 
@@ -138,7 +148,7 @@ class RunningTotalsIT {
      */
     @Test
     void aBucketThatMovedSinceItWasReadFailsTheWriteInsteadOfLosingTheAmount() {
-        UUID entity = UUID.randomUUID();
+        UUID entity = ownKeys.newEntity();
         BusinessKey key = new BusinessKey(entity, "CARD", Direction.OUT);
         Instant bucket = START.toInstant(ZoneOffset.UTC);
         addToBucket(entity, 0, 40);
@@ -177,7 +187,7 @@ class RunningTotalsIT {
      */
     @Test
     void aStatementWritingManyBucketsOfAKeyKeepsThePrefixSums() {
-        UUID entity = UUID.randomUUID();
+        UUID entity = ownKeys.newEntity();
         addToBucket(entity, 2, 7);
 
         db.update("""
@@ -252,7 +262,7 @@ class RunningTotalsIT {
 
     @Test
     void theDecidersStatementRefusesToRunOutsideATransaction() {
-        BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+        BusinessKey key = ownKeys.newKey();
 
         assertThatThrownBy(() -> buckets.addToBuckets(
                         Map.of(ScopeKey.of(key), new Tally(1, 1)), Instant.now(), Map.of(), new RoundTrip(db)))
@@ -261,8 +271,8 @@ class RunningTotalsIT {
 
     @Test
     void aKeyDoesNotSeeTheTotalsOfAnother() {
-        UUID first = UUID.randomUUID();
-        UUID second = UUID.randomUUID();
+        UUID first = ownKeys.newEntity();
+        UUID second = ownKeys.newEntity();
         addToBucket(first, 0, 500);
         addToBucket(second, 1, 7);
         Long running = db.queryForObject(

@@ -20,6 +20,7 @@ import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.Usage;
 import io.risklimits.decision.Verdict;
 import io.risklimits.decision.Window;
+import io.risklimits.support.NoRowsLeftBehind;
 import io.risklimits.support.TestInfrastructure;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -32,6 +33,7 @@ import java.util.function.Function;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
@@ -40,6 +42,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * byte but for replayed: with the event's account_id, for every kind of decision, and with the scopes
  * the authorization was checked at.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class ScopedReplaysIT {
 
     private static final Limits KEY_LIMITS = new Limits(Map.of(Window.LAST_24_HOURS, new Limit(1_000_000L, 100L)));

@@ -15,6 +15,7 @@ import io.risklimits.decision.Verdict;
 import io.risklimits.decision.Window;
 import io.risklimits.limits.LimitRow;
 import io.risklimits.limits.LimitTable;
+import io.risklimits.support.NoRowsLeftBehind;
 import io.risklimits.support.TestInfrastructure;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -24,7 +25,9 @@ import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
@@ -35,6 +38,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * the same when it is read back from the request log.
  * The limit table is built in memory (no risk_limit rows), with a channel of each test's own.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class ShadowLimitsIT {
 
     private static final Random CHANNELS = new Random();
@@ -45,6 +49,12 @@ class ShadowLimitsIT {
     private final FiledDecisions filedDecisions = new FiledDecisions(JdbcClient.create(dataSource));
     private final BatchDecisionStore store = TestStores.batchDecisionStore(dataSource);
     private final String channel = newChannel();
+    private final TestKeys ownKeys = new TestKeys();
+
+    @AfterEach
+    void deleteTheRowsOfTheTestsKeys() {
+        ownKeys.deleteTheirRows(db);
+    }
 
     /** A shadow day limit tighter than the enforced ones: the shadow set rejects, the enforced approval counts. */
     @Test
@@ -131,7 +141,7 @@ class ShadowLimitsIT {
         String otherChannel = newChannel();
         BusinessKey shadowed = newKey(channel);
         BusinessKey unshadowed = newKey(otherChannel);
-        BusinessKey otherDirection = new BusinessKey(UUID.randomUUID(), channel, Direction.IN);
+        BusinessKey otherDirection = new BusinessKey(ownKeys.newEntity(), channel, Direction.IN);
         LimitTable table = new LimitTable(List.of(
                 new LimitRow(LimitRow.ANY, LimitRow.ANY, null, Window.LAST_24_HOURS, 10_000, 100),
                 shadow(channel, null, Window.LAST_24_HOURS, 50, 100)));
@@ -263,8 +273,8 @@ class ShadowLimitsIT {
         return channel.toString();
     }
 
-    private static BusinessKey newKey(String channel) {
-        return new BusinessKey(UUID.randomUUID(), channel, Direction.OUT);
+    private BusinessKey newKey(String channel) {
+        return ownKeys.newKey(channel);
     }
 
     private static TransactionEvent authorization(BusinessKey key, long amount) {

@@ -13,6 +13,7 @@ import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.Verdict;
 import io.risklimits.decision.Window;
 import io.risklimits.support.DecisionSchema;
+import io.risklimits.support.NoRowsLeftBehind;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -21,6 +22,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -28,6 +30,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * must still get a decision, and so must the events of other keys in its batch: its usage is capped at
  * Long.MAX_VALUE, which no window admits more to, limited or not.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class UsagePastTheLongRangeIT {
 
     private static final Instant NOW = Instant.parse("2030-06-04T12:30:00Z");
