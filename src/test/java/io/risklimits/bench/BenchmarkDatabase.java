@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -171,8 +172,8 @@ final class BenchmarkDatabase {
     private final JdbcTemplate jdbc;
     private final Instant loadHour = Instant.now().truncatedTo(ChronoUnit.HOURS);
     private OptionalLong postmaster;
-    // the blocks of each bucket table (risk_hourly_agg: the keys', risk_scope_hourly_agg: their entities')
-    // the wide key set's history was loaded into, {first, last}; empty until loaded
+    // the heap blocks of each bucket table (risk_hourly_agg: the keys', risk_scope_hourly_agg: their
+    // entities') the wide key set's history was written to, ascending; empty until loaded
     private final Map<String, long[]> wideBlocks = new ConcurrentHashMap<>();
 
     BenchmarkDatabase(DataSource dataSource) {
@@ -348,17 +349,14 @@ final class BenchmarkDatabase {
     long loadWideHistory(BenchmarkKeys keys) {
         try (Connection connection = dataSource.getConnection();
                 Statement standAside = connection.createStatement();
-                PreparedStatement insert = connection.prepareStatement(INSERT_WIDE_HISTORY)) {
+                PreparedStatement insert = connection.prepareStatement(withBlocksWritten(INSERT_WIDE_HISTORY))) {
             connection.setAutoCommit(false);
             standAside.execute("SELECT set_config('risk.running_totals_written_by', 'statement', true)");
             insert.setString(1, BenchmarkKeys.CHANNEL);
             setWideBuckets(insert, 2, connection, keys);
-            long firstBlock = blocks(connection, KEY_BUCKETS);
-            long rows = insert.executeUpdate();
+            long rows = rowsAndBlocksWritten(insert, KEY_BUCKETS);
             connection.commit();
             connection.setAutoCommit(true);
-            // nothing had been deleted from the table before: the load appended its rows to its end
-            wideBlocks.put(KEY_BUCKETS, new long[] {firstBlock, blocks(connection, KEY_BUCKETS) - 1});
             return rows;
         } catch (SQLException e) {
             throw new IllegalStateException("Loading the wide key set's history failed", e);
@@ -373,16 +371,14 @@ final class BenchmarkDatabase {
     long loadWideEntityHistory(BenchmarkKeys keys) {
         try (Connection connection = dataSource.getConnection();
                 Statement standAside = connection.createStatement();
-                PreparedStatement insert = connection.prepareStatement(INSERT_ENTITY_HISTORY.formatted(WIDE_BUCKETS))) {
+                PreparedStatement insert =
+                        connection.prepareStatement(withBlocksWritten(INSERT_ENTITY_HISTORY.formatted(WIDE_BUCKETS)))) {
             connection.setAutoCommit(false);
             standAside.execute("SELECT set_config('risk.running_totals_written_by', 'statement', true)");
             setWideBuckets(insert, 1, connection, keys);
-            long firstBlock = blocks(connection, SCOPE_BUCKETS);
-            long rows = insert.executeUpdate();
+            long rows = rowsAndBlocksWritten(insert, SCOPE_BUCKETS);
             connection.commit();
             connection.setAutoCommit(true);
-            // as the key buckets': nothing deleted before, and no other key set loading at the same time
-            wideBlocks.put(SCOPE_BUCKETS, new long[] {firstBlock, blocks(connection, SCOPE_BUCKETS) - 1});
             return rows;
         } catch (SQLException e) {
             throw new IllegalStateException("Loading the wide key set's entity scope history failed", e);
@@ -399,14 +395,27 @@ final class BenchmarkDatabase {
         statement.setInt(index + 5, Scenario.WIDE_BUCKET_SPACING_HOURS);
     }
 
-    private static long blocks(Connection connection, String table) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(
-                "SELECT pg_relation_size(CAST(? AS regclass)) / current_setting('block_size')::bigint")) {
-            statement.setString(1, table);
-            try (var rs = statement.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
+    // the insert, answering how many rows it wrote and the heap blocks it wrote them to
+    private static String withBlocksWritten(String insert) {
+        return """
+                WITH written AS (%s RETURNING ctid)
+                SELECT count(*), array_agg(DISTINCT CAST((ctid::text::point)[0] AS bigint)) FROM written
+                """.formatted(insert);
+    }
+
+    private long rowsAndBlocksWritten(PreparedStatement insert, String table) throws SQLException {
+        try (var rs = insert.executeQuery()) {
+            rs.next();
+            Array blocks = rs.getArray(2);
+            wideBlocks.put(
+                    table,
+                    blocks == null
+                            ? new long[0]
+                            : Arrays.stream((Long[]) blocks.getArray())
+                                    .mapToLong(Long::longValue)
+                                    .sorted()
+                                    .toArray());
+            return rs.getLong(1);
         }
     }
 
@@ -424,14 +433,17 @@ final class BenchmarkDatabase {
             jdbc.execute("CREATE EXTENSION IF NOT EXISTS pg_buffercache");
             long evicted = 0;
             for (Map.Entry<String, long[]> table : wideBlocks.entrySet()) {
-                Long tableEvicted =
-                        jdbc.queryForObject("""
+                Long tableEvicted = jdbc.queryForObject(
+                        """
                         SELECT count(*) FILTER (WHERE pg_buffercache_evict(bufferid))
                         FROM pg_buffercache
                         WHERE relfilenode = pg_relation_filenode(CAST(? AS regclass)) AND relforknumber = 0
                           AND reldatabase = (SELECT oid FROM pg_database WHERE datname = current_database())
-                          AND relblocknumber BETWEEN ? AND ?
-                        """, Long.class, table.getKey(), table.getValue()[0], table.getValue()[1]);
+                          AND relblocknumber = ANY (?)
+                        """,
+                        Long.class,
+                        table.getKey(),
+                        Arrays.stream(table.getValue()).boxed().toArray(Long[]::new));
                 evicted += tableEvicted == null ? 0 : tableEvicted;
             }
             return evicted;
@@ -659,16 +671,22 @@ final class BenchmarkDatabase {
         }
     }
 
+    // prewarms the table's main fork but the skipped blocks (ascending): the stretches between them
     private static void prewarmBut(Statement statement, String table, long[] skipped) throws SQLException {
-        if (skipped[0] > 0) {
-            statement.execute("SELECT pg_prewarm('%s', 'buffer', 'main', 0, %d)".formatted(table, skipped[0] - 1));
+        long from = 0;
+        for (long block : skipped) {
+            if (block > from) {
+                statement.execute(
+                        "SELECT pg_prewarm('%s', 'buffer', 'main', %d, %d)".formatted(table, from, block - 1));
+            }
+            from = block + 1;
         }
         statement.execute("""
                 SELECT pg_prewarm('%1$s', 'buffer', 'main', %2$d, last_block)
                 FROM (SELECT pg_relation_size('%1$s') / current_setting('block_size')::bigint - 1
                              AS last_block) AS relation
-                WHERE last_block > %3$d
-                """.formatted(table, skipped[1] + 1, skipped[1]));
+                WHERE last_block >= %2$d
+                """.formatted(table, from));
     }
 
     /** Starts counting statement times afresh; false when pg_stat_statements is not loaded. */
