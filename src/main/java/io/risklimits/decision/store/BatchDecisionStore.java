@@ -18,7 +18,9 @@ import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.springframework.dao.DuplicateKeyException;
@@ -49,7 +51,9 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Service
 public class BatchDecisionStore {
 
-    // what a batch read under its keys' locks; locked: the scope keys it holds the locks of
+    // what a batch read under its keys' locks; locked: the scope keys it holds the locks of;
+    // accountLocksTaken: System.nanoTime() when its account step returned, its account locks held (empty
+    // when it took none)
     private record UnderLocks(
             Instant decidedAt,
             Instant bucket,
@@ -57,7 +61,8 @@ public class BatchDecisionStore {
             UsageReading reading,
             Map<RequestId, StoredOriginal> originals,
             Map<RequestId, StoredOriginal> due,
-            Set<ScopeKey> locked) {}
+            Set<ScopeKey> locked,
+            OptionalLong accountLocksTaken) {}
 
     private final JdbcOperations jdbc;
     private final Clock clock;
@@ -135,8 +140,7 @@ public class BatchDecisionStore {
 
     private List<Decision> decideInOrder(
             List<ReadResult> events, Function<ScopeKey, Limits> limitsOf, boolean readStored) {
-        return metrics.timeTransaction(() -> readCommitted.execute(status -> {
-            UnderLocks read = lockAndRead(events, Set.of(), readStored);
+        return metrics.timeTransaction(() -> inTransaction(() -> lockAndRead(events, Set.of(), readStored), read -> {
             InOrderDecisions decided =
                     decisions(read, limitsOf).expire(read.due()).decide(events);
             write(decided, read);
@@ -144,6 +148,22 @@ public class BatchDecisionStore {
             failpoints.reached(Failpoints.Point.BEFORE_COMMIT);
             return decided.answers();
         }));
+    }
+
+    /**
+     * Locks and reads, then does the work, in one READ COMMITTED transaction; records how long it held
+     * account scope locks, from its account step to its commit (the stretch in which batches that share
+     * an account wait for each other).
+     */
+    private <T> T inTransaction(Supplier<UnderLocks> lockAndRead, Function<UnderLocks, T> work) {
+        AtomicReference<OptionalLong> accountLocksTaken = new AtomicReference<>(OptionalLong.empty());
+        T result = readCommitted.execute(status -> {
+            UnderLocks read = lockAndRead.get();
+            accountLocksTaken.set(read.accountLocksTaken());
+            return work.apply(read);
+        });
+        accountLocksTaken.get().ifPresent(metrics::accountLocksReleased);
+        return result;
     }
 
     /**
@@ -156,8 +176,7 @@ public class BatchDecisionStore {
         if (keys.isEmpty()) {
             return 0;
         }
-        return readCommitted.execute(status -> {
-            UnderLocks read = lockAndRead(List.of(), keys, false);
+        return inTransaction(() -> lockAndRead(List.of(), keys, false), read -> {
             InOrderDecisions decided = decisions(read, scopeKey -> Limits.NONE).expire(read.due());
             write(decided, read);
             return decided.holds().expiries().size();
@@ -256,6 +275,7 @@ public class BatchDecisionStore {
             }
         });
         Supplier<UsageReading> accountReading = () -> new UsageReading(Map.of(), Map.of());
+        OptionalLong accountLocksTaken = OptionalLong.empty();
         if (!accountScopes.isEmpty()) {
             RoundTrip accountReads = new RoundTrip(jdbc);
             Supplier<BatchLocks.Locked> locked = BatchLocks.lockAccountScopes(accountScopes, accountReads);
@@ -268,6 +288,7 @@ public class BatchDecisionStore {
                 accountReading = runningUsage.usageUpTo(accountScopes, expectedBucket, accountReads);
             }
             accountReads.run();
+            accountLocksTaken = OptionalLong.of(System.nanoTime());
             lockWait = lockWait.plus(locked.get().lockWait());
             decidedAt = locked.get().decidedAt();
         }
@@ -282,7 +303,8 @@ public class BatchDecisionStore {
         }
         Set<ScopeKey> locked = new LinkedHashSet<>(keyScopes);
         locked.addAll(accountScopes);
-        return new UnderLocks(decidedAt, bucket, stored.get(), reading, originals.get(), due.get(), locked);
+        return new UnderLocks(
+                decidedAt, bucket, stored.get(), reading, originals.get(), due.get(), locked, accountLocksTaken);
     }
 
     private static void addAccountScopes(List<ScopeKey> countedAt, Set<ScopeKey> accountScopes) {

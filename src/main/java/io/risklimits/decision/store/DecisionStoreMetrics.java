@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.springframework.stereotype.Component;
 
@@ -19,6 +20,7 @@ public class DecisionStoreMetrics {
     private final DistributionSummary batchSize;
     private final Timer lockWait;
     private final Timer transactions;
+    private final Timer accountLocksHeld;
     private final Counter windowStartsRemembered;
     private final Counter windowStartsRead;
 
@@ -42,6 +44,14 @@ public class DecisionStoreMetrics {
                 .register(meters);
         this.transactions = Timer.builder("risk.decider.transaction.duration")
                 .description("one lock-and-decide transaction, commit included: the valid events of a poll")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofNanos(100_000))
+                .maximumExpectedValue(Duration.ofMinutes(1))
+                .register(meters);
+        this.accountLocksHeld = Timer.builder("risk.decider.account.locks.held")
+                .description("how long a transaction held its account scope locks, from its account step (locks"
+                        + " taken, accounts read) to its commit: transactions that share an account take turns"
+                        + " this long")
                 .publishPercentileHistogram()
                 .minimumExpectedValue(Duration.ofNanos(100_000))
                 .maximumExpectedValue(Duration.ofMinutes(1))
@@ -74,6 +84,11 @@ public class DecisionStoreMetrics {
     /** A wait for locks that the database measured (locks taken in the same round trip as reads). */
     void lockWaited(Duration waited) {
         lockWait.record(waited);
+    }
+
+    /** A transaction that took account scope locks at that System.nanoTime() ended: they are released. */
+    void accountLocksReleased(long takenNanos) {
+        accountLocksHeld.record(System.nanoTime() - takenNanos, TimeUnit.NANOSECONDS);
     }
 
     <T> T timeTransaction(Supplier<T> transaction) {

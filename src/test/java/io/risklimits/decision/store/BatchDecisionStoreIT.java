@@ -9,6 +9,7 @@ import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Decision;
 import io.risklimits.decision.DecisionJson;
 import io.risklimits.decision.Direction;
+import io.risklimits.decision.EventType;
 import io.risklimits.decision.Limit;
 import io.risklimits.decision.Limits;
 import io.risklimits.decision.Scope;
@@ -112,6 +113,47 @@ class BatchDecisionStoreIT {
     }
 
     /**
+     * A batch that counts at an account holds the account's locks from its account step to its commit, its
+     * writes included: a write kept waiting 200 ms on the account's bucket row shows in the meter, which the
+     * lock wait does not count. A batch without an account records nothing.
+     */
+    @Test
+    void theAccountLocksHeldMeterCountsABatchFromItsAccountStepToItsCommit() throws Exception {
+        UUID account = ownKeys.newAccount();
+        BusinessKey key = ownKeys.newKey();
+        BatchDecisionStore store = TestStores.batchDecisionStore(dataSource, Clock.systemUTC(), registry);
+        store.decideAll(List.of(event(ownKeys.newKey())), anyKey -> Limits.NONE);
+        Timer held = registry.get("risk.decider.account.locks.held").timer();
+        assertThat(held.count()).as("a batch without an account").isZero();
+        Instant hour = store.decideAll(List.of(event(key, account)), anyKey -> Limits.NONE)
+                .get(0)
+                .bucketTs();
+        assertThat(held.count()).isEqualTo(1);
+
+        Instant blockedHour;
+        try (Connection holder = dataSource.getConnection()) {
+            holder.setAutoCommit(false);
+            try (var lockTheAccountsBucket = holder.prepareStatement(
+                    "SELECT 1 FROM risk_scope_hourly_agg WHERE scope = 'account' AND owner_id = ? FOR UPDATE")) {
+                lockTheAccountsBucket.setObject(1, account);
+                lockTheAccountsBucket.executeQuery().close();
+            }
+            CompletableFuture<List<Decision>> batch = CompletableFuture.supplyAsync(
+                    () -> store.decideAll(List.of(event(key, account)), anyKey -> Limits.NONE));
+            awaitAWriteWaitingForARowLock();
+            TimeUnit.MILLISECONDS.sleep(200);
+            holder.commit();
+            blockedHour = batch.get(10, TimeUnit.SECONDS).get(0).bucketTs();
+        }
+
+        assumeTrue(blockedHour.equals(hour), "the hour turned during the test: the batch wrote another bucket");
+        assertThat(held.count()).isEqualTo(2);
+        assertThat(held.totalTime(TimeUnit.MILLISECONDS))
+                .as("its write waited 200 ms for the account's bucket row before it could commit")
+                .isGreaterThanOrEqualTo(200);
+    }
+
+    /**
      * A batch's audit rows are written with each distinct set of limits sent once and named by number:
      * every row must hold the limits its own decision applied, and no row may go missing, whatever
      * the order in which the sets first appear.
@@ -170,6 +212,19 @@ class BatchDecisionStoreIT {
                 .isEqualTo(1.0);
     }
 
+    private void awaitAWriteWaitingForARowLock() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (db.queryForObject(
+                        "SELECT count(*) FROM pg_locks WHERE locktype IN ('transactionid', 'tuple') AND NOT granted",
+                        Long.class)
+                == 0) {
+            assertThat(System.nanoTime())
+                    .as("a batch's write waiting for the row")
+                    .isLessThan(deadline);
+            TimeUnit.MILLISECONDS.sleep(10);
+        }
+    }
+
     private void awaitAWaiterForTheLockOf(BusinessKey key) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (db.queryForObject(
@@ -194,6 +249,11 @@ class BatchDecisionStoreIT {
 
     private static TransactionEvent event(BusinessKey key) {
         return new TransactionEvent(UUID.randomUUID(), key, 10, "USD", Instant.now());
+    }
+
+    private static TransactionEvent event(BusinessKey key, UUID account) {
+        return new TransactionEvent(
+                UUID.randomUUID(), key, 10, "USD", Instant.now(), EventType.AUTHORIZATION, null, account);
     }
 
     private static Limits limits(long maxAmount, long maxCount) {
