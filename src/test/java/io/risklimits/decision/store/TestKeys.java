@@ -2,9 +2,8 @@ package io.risklimits.decision.store;
 
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Direction;
-import java.util.List;
+import io.risklimits.support.OwnRows;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -14,8 +13,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 final class TestKeys {
 
-    private final List<UUID> entities = new CopyOnWriteArrayList<>();
-    private final List<UUID> accounts = new CopyOnWriteArrayList<>();
+    private final OwnRows rows = new OwnRows();
 
     /** A CARD OUT key of a new entity. */
     BusinessKey newKey() {
@@ -29,16 +27,12 @@ final class TestKeys {
 
     /** A new entity, for keys of several channels or directions. */
     UUID newEntity() {
-        UUID entity = UUID.randomUUID();
-        entities.add(entity);
-        return entity;
+        return rows.newEntity();
     }
 
     /** A new account, whose account-channel and account buckets {@link #deleteTheirRows} deletes. */
     UUID newAccount() {
-        UUID account = UUID.randomUUID();
-        accounts.add(account);
-        return account;
+        return rows.newAccount();
     }
 
     /**
@@ -46,15 +40,6 @@ final class TestKeys {
      * handed out, and the buckets of every account.
      */
     void deleteTheirRows(JdbcTemplate db) {
-        for (UUID entity : entities) {
-            db.update("DELETE FROM risk_hourly_agg WHERE entity_id = ?", entity);
-            db.update("DELETE FROM risk_scope_hourly_agg WHERE owner_id = ?", entity);
-            db.update("DELETE FROM risk_authorization_ledger WHERE entity_id = ?", entity);
-            db.update("DELETE FROM risk_request_log WHERE entity_id = ?", entity);
-            db.update("DELETE FROM risk_keyless_request_log WHERE entity_id = ?", entity);
-        }
-        for (UUID account : accounts) {
-            db.update("DELETE FROM risk_scope_hourly_agg WHERE owner_id = ?", account);
-        }
+        rows.deleteTheirRows(db);
     }
 }

@@ -1,0 +1,49 @@
+package io.risklimits.support;
+
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The entities and accounts a test writes rows for, and the deletion of those rows after it: the database
+ * serves the whole test run, and a row left behind is seen by the tests after it (a hold sweep expires
+ * every due hold in the database). Delete only once nothing writes for them any more (the service that
+ * decides their events is closed).
+ */
+public final class OwnRows {
+
+    private final List<UUID> entities = new CopyOnWriteArrayList<>();
+    private final List<UUID> accounts = new CopyOnWriteArrayList<>();
+
+    /** A new entity, whose rows {@link #deleteTheirRows} deletes. */
+    public UUID newEntity() {
+        UUID entity = UUID.randomUUID();
+        entities.add(entity);
+        return entity;
+    }
+
+    /** A new account, whose account-channel and account buckets {@link #deleteTheirRows} deletes. */
+    public UUID newAccount() {
+        UUID account = UUID.randomUUID();
+        accounts.add(account);
+        return account;
+    }
+
+    /**
+     * Deletes the audit rows (keyed and keyless), the hour buckets at every scope and the authorization
+     * ledgers of every entity handed out, and the buckets of every account.
+     */
+    public void deleteTheirRows(JdbcTemplate db) {
+        for (UUID entity : entities) {
+            db.update("DELETE FROM risk_hourly_agg WHERE entity_id = ?", entity);
+            db.update("DELETE FROM risk_scope_hourly_agg WHERE owner_id = ?", entity);
+            db.update("DELETE FROM risk_authorization_ledger WHERE entity_id = ?", entity);
+            db.update("DELETE FROM risk_request_log WHERE entity_id = ?", entity);
+            db.update("DELETE FROM risk_keyless_request_log WHERE entity_id = ?", entity);
+        }
+        for (UUID account : accounts) {
+            db.update("DELETE FROM risk_scope_hourly_agg WHERE owner_id = ?", account);
+        }
+    }
+}
