@@ -3,6 +3,8 @@ package io.risklimits.backtest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.risklimits.decision.hold.HoldTerms;
+import io.risklimits.support.NoRowsLeftBehind;
+import io.risklimits.support.OwnRows;
 import io.risklimits.support.TestInfrastructure;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -10,23 +12,33 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The backtest replays what decisions in other currencies than the limit currency counted, as stored with
  * them, never reconverting the event's own amount.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class BacktestCurrenciesIT {
 
     private static final Instant FROM = Instant.parse("2025-02-03T00:00:00Z");
     private static final Instant TO = Instant.parse("2025-02-04T00:00:00Z");
 
+    private final JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
+    private final OwnRows rows = new OwnRows();
+
+    @AfterEach
+    void deleteTheirRows() {
+        rows.deleteTheirRows(db);
+    }
+
     @Test
     void theReplayedAmountOfAConvertedDecisionIsTheCountedAmountStoredWithIt() throws Exception {
         TestInfrastructure infrastructure = TestInfrastructure.get();
-        JdbcTemplate db = new JdbcTemplate(infrastructure.dataSource());
-        UUID entity = UUID.randomUUID();
+        UUID entity = rows.newEntity();
         UUID authorization = UUID.randomUUID();
         db.update("""
                 INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,

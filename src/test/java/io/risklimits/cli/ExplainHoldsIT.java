@@ -3,6 +3,8 @@ package io.risklimits.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.risklimits.decision.hold.HoldTerms;
+import io.risklimits.support.NoRowsLeftBehind;
+import io.risklimits.support.OwnRows;
 import io.risklimits.support.TestInfrastructure;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -11,7 +13,9 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -19,15 +23,22 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * files them: a decision's hold fields, and an authorization's whole life (every follow-up that names
  * it, in the order decided, then what its ledger still counts and holds).
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class ExplainHoldsIT {
 
     private final JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
     private final String channel =
             "HLD_" + UUID.randomUUID().toString().substring(0, 8).toUpperCase();
-    private final UUID entity = UUID.randomUUID();
+    private final OwnRows rows = new OwnRows();
+    private final UUID entity = rows.newEntity();
     private final UUID authorizationId = UUID.randomUUID();
     private final Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS);
     private final Instant expiresAt = hour.plus(3, ChronoUnit.DAYS);
+
+    @AfterEach
+    void deleteTheirRows() {
+        rows.deleteTheirRows(db);
+    }
 
     @Test
     void anOpenHoldShowsItsFollowUpsInDecidedOrderAndWhatItStillCountsAndHolds() {

@@ -2,21 +2,32 @@ package io.risklimits.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.risklimits.support.NoRowsLeftBehind;
+import io.risklimits.support.OwnRows;
 import io.risklimits.support.TestInfrastructure;
 import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * explain of an authorization names every scope key it was counted at, read from its audit row: the
  * business key and the entity always, and the account's two scope keys when it carried an account.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class ExplainScopesIT {
 
     private final JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
     private final String channel =
             "EXP_" + UUID.randomUUID().toString().substring(0, 8).toUpperCase();
-    private final UUID entity = UUID.randomUUID();
+    private final OwnRows rows = new OwnRows();
+    private final UUID entity = rows.newEntity();
+
+    @AfterEach
+    void deleteTheirRows() {
+        rows.deleteTheirRows(db);
+    }
 
     @Test
     void anAuthorizationWithAnAccountShowsTheAccountAndTheFourScopeKeysItWasCountedAt() {

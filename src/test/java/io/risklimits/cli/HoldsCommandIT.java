@@ -2,6 +2,8 @@ package io.risklimits.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.risklimits.support.NoRowsLeftBehind;
+import io.risklimits.support.OwnRows;
 import io.risklimits.support.TestInfrastructure;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -10,7 +12,9 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -18,13 +22,20 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * each authorized, captured and still holds, and when it expires; closed holds, final spends and other
  * keys' holds are not listed.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class HoldsCommandIT {
 
     private final JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
     private final String channel =
             "HLD_" + UUID.randomUUID().toString().substring(0, 8).toUpperCase();
-    private final UUID entity = UUID.randomUUID();
+    private final OwnRows rows = new OwnRows();
+    private final UUID entity = rows.newEntity();
     private final Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS);
+
+    @AfterEach
+    void deleteTheirRows() {
+        rows.deleteTheirRows(db);
+    }
 
     @Test
     void listsTheKeysOpenHoldsByExpiryWithWhatEachAuthorizedCapturedAndHolds() {

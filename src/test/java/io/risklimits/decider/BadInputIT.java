@@ -6,6 +6,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.risklimits.kafka.DeadLetterPublisher;
 import io.risklimits.support.DecisionMessage;
 import io.risklimits.support.Events;
+import io.risklimits.support.NoRowsLeftBehind;
+import io.risklimits.support.OwnRows;
 import io.risklimits.support.RunningService;
 import io.risklimits.support.TestInfrastructure;
 import io.risklimits.support.TestKafka;
@@ -32,7 +34,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.JsonNode;
 
@@ -41,6 +45,7 @@ import tools.jackson.databind.JsonNode;
  * ends as a decision, a dead letter or both (as the contract says for its kind), the partition
  * never stalls, and nothing invalid or replayed consumes limit.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class BadInputIT {
 
     private static final int PARTITION = 0;
@@ -55,7 +60,8 @@ class BadInputIT {
     private final JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
     private final RunningService.Topics topics = RunningService.Topics.unique();
     private final String channel = "BAD_" + topics.suffix().toUpperCase();
-    private final UUID entity = UUID.randomUUID();
+    private final OwnRows rows = new OwnRows();
+    private final UUID entity = rows.newEntity();
     private final String businessKey = Events.businessKey(entity, channel, "OUT");
 
     enum Kind {
@@ -71,6 +77,11 @@ class BadInputIT {
         Produced at(long brokerOffset) {
             return new Produced(label, kind, dedupeId, errorFields, key, value, brokerOffset);
         }
+    }
+
+    @AfterEach
+    void deleteTheirRows() {
+        rows.deleteTheirRows(db);
     }
 
     @Test

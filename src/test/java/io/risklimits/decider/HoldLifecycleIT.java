@@ -6,6 +6,8 @@ import io.risklimits.decision.hold.HoldTerms;
 import io.risklimits.support.DecisionMessage;
 import io.risklimits.support.DecisionSchema;
 import io.risklimits.support.Events;
+import io.risklimits.support.NoRowsLeftBehind;
+import io.risklimits.support.OwnRows;
 import io.risklimits.support.RunningService;
 import io.risklimits.support.TestInfrastructure;
 import io.risklimits.support.TestKafka;
@@ -18,7 +20,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -26,11 +30,18 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * a tip is captured beyond it, and a hold of a key with no more traffic is expired by the sweep, its
  * EXPIRED decision published on the decisions topic under a dedupe_id derived from the authorization's.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class HoldLifecycleIT {
 
     private final JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
-    private final UUID entity = UUID.randomUUID();
+    private final OwnRows rows = new OwnRows();
+    private final UUID entity = rows.newEntity();
     private final String key = Events.businessKey(entity, "CARD", "OUT");
+
+    @AfterEach
+    void deleteTheirRows() {
+        rows.deleteTheirRows(db);
+    }
 
     @Test
     void aTipIsCapturedAndAnIdleKeysHoldIsExpiredAndPublishedByTheSweep() {

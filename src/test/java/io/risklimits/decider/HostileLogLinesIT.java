@@ -3,16 +3,21 @@ package io.risklimits.decider;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.risklimits.support.Events;
+import io.risklimits.support.NoRowsLeftBehind;
+import io.risklimits.support.OwnRows;
 import io.risklimits.support.RunningService;
+import io.risklimits.support.TestInfrastructure;
 import io.risklimits.support.TestKafka;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.UUID;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Record-derived text that the service logs (a mismatched Kafka key, the parser's complaint about a
@@ -20,14 +25,23 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
  * shows them escaped, on the line they belong to, and never starts a line with the forged text.
  */
 @ExtendWith(OutputCaptureExtension.class)
+@ExtendWith(NoRowsLeftBehind.class)
 class HostileLogLinesIT {
 
     private static final String FORGED = "2026-11-23T00:00:00.000Z  INFO 1 --- [main] FORGED";
 
+    private final JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
+    private final OwnRows rows = new OwnRows();
+
+    @AfterEach
+    void deleteTheirRows() {
+        rows.deleteTheirRows(db);
+    }
+
     @Test
     void crLfAndEscapesFromRecordsNeverStartALogLine(CapturedOutput output) {
         RunningService.Topics topics = RunningService.Topics.unique();
-        UUID entity = UUID.randomUUID();
+        UUID entity = rows.newEntity();
         String channel = "LOG_" + topics.suffix().toUpperCase();
         try (RunningService service = RunningService.start(topics, java.util.Map.of("risk.roles", "decider"));
                 KafkaProducer<byte[], byte[]> producer = TestKafka.producer()) {

@@ -7,6 +7,8 @@ import io.risklimits.decision.ReferenceModel.Cap;
 import io.risklimits.support.ConsumerGroup;
 import io.risklimits.support.DecisionMessage;
 import io.risklimits.support.Events;
+import io.risklimits.support.NoRowsLeftBehind;
+import io.risklimits.support.OwnRows;
 import io.risklimits.support.RunningService;
 import io.risklimits.support.TestInfrastructure;
 import io.risklimits.support.TestKafka;
@@ -29,7 +31,9 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -38,6 +42,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * serializes the decisions. No window may end above its limit, the hourly aggregates must equal the
  * approved audit rows, and every event must be decided exactly once.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class OneKeyManyPartitionsRaceIT {
 
     private static final int PARTITIONS = 12;
@@ -56,7 +61,8 @@ class OneKeyManyPartitionsRaceIT {
             "30d", new Cap(1_000_000_000L, 1_000));
 
     private final JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
-    private final UUID entity = UUID.randomUUID();
+    private final OwnRows rows = new OwnRows();
+    private final UUID entity = rows.newEntity();
 
     record Total(long amount, long count) {
 
@@ -66,6 +72,12 @@ class OneKeyManyPartitionsRaceIT {
     }
 
     record AuditRow(String dedupeId, String decision, long amount, LocalDateTime bucket) {}
+
+    @AfterEach
+    void deleteTheirRowsAndLimits() {
+        rows.deleteTheirRows(db);
+        db.update("DELETE FROM risk_limit WHERE entity_id = ?", entity);
+    }
 
     @Test
     void concurrentDecisionsOfOneKeyKeepEveryLimitAndEveryTotal() throws Exception {

@@ -6,6 +6,8 @@ import io.risklimits.decision.TransactionEventReader;
 import io.risklimits.kafka.DeadLetterPublisher;
 import io.risklimits.support.DecisionMessage;
 import io.risklimits.support.Events;
+import io.risklimits.support.NoRowsLeftBehind;
+import io.risklimits.support.OwnRows;
 import io.risklimits.support.RunningService;
 import io.risklimits.support.TestInfrastructure;
 import io.risklimits.support.TestKafka;
@@ -27,7 +29,9 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -38,6 +42,7 @@ import tools.jackson.databind.JsonNode;
  * each record is read once: the records are on one partition before the decider starts, so they
  * arrive in one poll.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class PollOrderIT {
 
     private static final int PARTITION = 0;
@@ -45,11 +50,17 @@ class PollOrderIT {
     private final JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
     private final RunningService.Topics topics = RunningService.Topics.unique();
     private final String channel = "ORDER_" + topics.suffix().toUpperCase();
-    private final UUID entity = UUID.randomUUID();
+    private final OwnRows rows = new OwnRows();
+    private final UUID entity = rows.newEntity();
     private final String businessKey = Events.businessKey(entity, channel, "OUT");
 
     /** A record as produced, and its offset once the broker has it. */
     private record Produced(String dedupeId, long offset) {}
+
+    @AfterEach
+    void deleteTheirRows() {
+        rows.deleteTheirRows(db);
+    }
 
     @Test
     void anInvalidEventEarlierInThePollIsFiledFirstAndALaterEventWithItsDedupeIdIsAConflict() {

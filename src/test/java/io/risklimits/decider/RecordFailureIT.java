@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.risklimits.kafka.DeadLetterPublisher;
 import io.risklimits.support.DecisionMessage;
 import io.risklimits.support.Events;
+import io.risklimits.support.NoRowsLeftBehind;
+import io.risklimits.support.OwnRows;
 import io.risklimits.support.RunningService;
 import io.risklimits.support.TestInfrastructure;
 import io.risklimits.support.TestKafka;
@@ -17,6 +19,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -24,11 +27,18 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * violation, as it would a value it cannot hold) is retried a few times and then dead-lettered: the
  * partition moves on to the records after it instead of retrying the one record forever.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class RecordFailureIT {
 
     private final JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
     private final UUID poison = UUID.randomUUID();
     private final String trigger = "refuse_" + poison.toString().replace("-", "");
+    private final OwnRows rows = new OwnRows();
+
+    @AfterEach
+    void deleteTheirRows() {
+        rows.deleteTheirRows(db);
+    }
 
     @AfterEach
     void dropTheRefusal() {
@@ -45,7 +55,7 @@ class RecordFailureIT {
         db.execute("CREATE TRIGGER " + trigger + " BEFORE INSERT ON risk_request_log FOR EACH ROW EXECUTE FUNCTION "
                 + trigger + "()");
         RunningService.Topics topics = RunningService.Topics.unique();
-        UUID entity = UUID.randomUUID();
+        UUID entity = rows.newEntity();
         String channel = "REC_" + topics.suffix().toUpperCase();
         String key = Events.businessKey(entity, channel, "OUT");
         UUID before = UUID.randomUUID();

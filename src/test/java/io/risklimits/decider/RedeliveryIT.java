@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.risklimits.support.DecisionMessage;
 import io.risklimits.support.Events;
+import io.risklimits.support.NoRowsLeftBehind;
+import io.risklimits.support.OwnRows;
 import io.risklimits.support.RunningService;
 import io.risklimits.support.TestInfrastructure;
 import io.risklimits.support.TestKafka;
@@ -14,7 +16,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -22,13 +26,21 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * consumes no limit: not even when the limit has filled up since, and not when the copy follows
  * the original back to back; reused for other content, it is a conflict, answered the same way.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class RedeliveryIT {
 
     private final JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
     private final String channel =
             "RED_" + UUID.randomUUID().toString().substring(0, 8).toUpperCase();
-    private final UUID entity = UUID.randomUUID();
+    private final OwnRows rows = new OwnRows();
+    private final UUID entity = rows.newEntity();
     private final String key = Events.businessKey(entity, channel, "OUT");
+
+    @AfterEach
+    void deleteTheirRowsAndLimits() {
+        rows.deleteTheirRows(db);
+        db.update("DELETE FROM risk_limit WHERE channel = ?", channel);
+    }
 
     @Test
     void aRedeliveredEventGetsItsStoredDecisionAgainAndConsumesNothing() {

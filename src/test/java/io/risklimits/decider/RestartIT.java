@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.risklimits.support.DecidedChannel;
 import io.risklimits.support.DecisionMessage;
 import io.risklimits.support.Events;
+import io.risklimits.support.NoRowsLeftBehind;
+import io.risklimits.support.OwnRows;
 import io.risklimits.support.RunningService;
 import io.risklimits.support.TestInfrastructure;
 import io.risklimits.support.TestKafka;
@@ -20,13 +22,16 @@ import java.util.concurrent.Future;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The worker stopped mid-stream and started again: no event is lost, none is applied twice, and
  * whatever was redelivered is answered with the decision already made.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class RestartIT {
 
     private static final int EVENTS = 3000;
@@ -36,6 +41,13 @@ class RestartIT {
     private final JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
     private final String channel =
             "RST_" + UUID.randomUUID().toString().substring(0, 8).toUpperCase();
+    private final OwnRows rows = new OwnRows();
+
+    @AfterEach
+    void deleteTheirRowsAndLimits() {
+        rows.deleteTheirRows(db);
+        db.update("DELETE FROM risk_limit WHERE channel = ?", channel);
+    }
 
     @Test
     void stoppingMidStreamLosesNothingAndAppliesNothingTwice() {
@@ -77,7 +89,7 @@ class RestartIT {
         Random random = new Random(42);
         List<UUID> entities = new ArrayList<>();
         for (int i = 0; i < ENTITIES; i++) {
-            entities.add(UUID.randomUUID());
+            entities.add(rows.newEntity());
         }
         Set<String> sent = new HashSet<>();
         List<Future<RecordMetadata>> sends = new ArrayList<>();

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.risklimits.support.ConsumerGroup;
 import io.risklimits.support.DecisionMessage;
 import io.risklimits.support.Events;
+import io.risklimits.support.NoRowsLeftBehind;
+import io.risklimits.support.OwnRows;
 import io.risklimits.support.RunningService;
 import io.risklimits.support.TestInfrastructure;
 import io.risklimits.support.TestKafka;
@@ -27,6 +29,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -42,6 +45,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * consumer find no bucket of this hour to update and race to create it, its limit already most of the
  * way used.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class ScopeRaceIT {
 
     private static final int PARTITIONS = 12;
@@ -56,7 +60,9 @@ class ScopeRaceIT {
     private static final String DIRECTION = "OUT";
 
     private final JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
-    private final UUID owner = UUID.randomUUID();
+    private final OwnRows rows = new OwnRows();
+    // the account of the first test, the entity of the second: an entity's rows include its scope buckets
+    private final UUID owner = rows.newEntity();
     private final List<UUID> entities = new ArrayList<>();
     private final String channel =
             "RACE_" + UUID.randomUUID().toString().substring(0, 8).toUpperCase();
@@ -67,14 +73,15 @@ class ScopeRaceIT {
     record AuditRow(String dedupeId, String decision, String reason, long amount) {}
 
     @AfterEach
-    void deleteLimits() {
+    void deleteTheirRowsAndLimits() {
+        rows.deleteTheirRows(db);
         db.update("DELETE FROM risk_limit WHERE account_id = ? OR entity_id = ?", owner, owner);
     }
 
     @Test
     void eightEntitiesOfOneAccountOnEveryPartitionNeverTogetherPassTheAccountsLimit() throws Exception {
         for (int i = 0; i < KEYS; i++) {
-            entities.add(UUID.randomUUID());
+            entities.add(rows.newEntity());
         }
         db.update(
                 "INSERT INTO risk_limit (scope, channel, direction, account_id, window_name, max_amount, max_count)"

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.risklimits.support.DecisionMessage;
 import io.risklimits.support.Events;
+import io.risklimits.support.NoRowsLeftBehind;
+import io.risklimits.support.OwnRows;
 import io.risklimits.support.RunningService;
 import io.risklimits.support.TestInfrastructure;
 import io.risklimits.support.TestKafka;
@@ -15,21 +17,25 @@ import java.util.UUID;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Shadow limits end to end: reported with each authorization of the keys they match, never
  * enforced, said again on a replay, and counted in the shadow metrics per scope.
  */
+@ExtendWith(NoRowsLeftBehind.class)
 class ShadowLimitsIT {
 
     private final JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
     private final String channel =
             "SHD_" + UUID.randomUUID().toString().substring(0, 8).toUpperCase();
-    private final UUID entity = UUID.randomUUID();
+    private final OwnRows rows = new OwnRows();
+    private final UUID entity = rows.newEntity();
 
     @AfterEach
-    void deleteLimits() {
+    void deleteTheirRowsAndLimits() {
+        rows.deleteTheirRows(db);
         db.update("DELETE FROM risk_limit WHERE channel = ?", channel);
     }
 

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.risklimits.support.Events;
+import io.risklimits.support.NoRowsLeftBehind;
+import io.risklimits.support.OwnRows;
 import io.risklimits.support.RunningService;
+import io.risklimits.support.TestInfrastructure;
 import io.risklimits.support.TestKafka;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -13,10 +16,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -26,6 +31,7 @@ import tools.jackson.databind.json.JsonMapper;
  * logged, and payload values never are.
  */
 @ExtendWith(OutputCaptureExtension.class)
+@ExtendWith(NoRowsLeftBehind.class)
 class DecisionLogIT {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -33,9 +39,17 @@ class DecisionLogIT {
     // a value only the payloads carry: it must not reach the logs
     private static final long MARKER_AMOUNT = 987_654_321L;
 
+    private final JdbcTemplate db = new JdbcTemplate(TestInfrastructure.get().dataSource());
+    private final OwnRows rows = new OwnRows();
+
+    @AfterEach
+    void deleteTheirRows() {
+        rows.deleteTheirRows(db);
+    }
+
     @Test
     void atDebugEachDecisionIsOneJsonLineWithoutThePayload(CapturedOutput output) {
-        UUID entity = UUID.randomUUID();
+        UUID entity = rows.newEntity();
         UUID approved = UUID.randomUUID();
         UUID invalid = UUID.randomUUID();
         RunningService.Topics topics = RunningService.Topics.unique();
@@ -68,7 +82,7 @@ class DecisionLogIT {
 
     @Test
     void atTheDefaultLevelNoDecisionAndNoPayloadIsLogged(CapturedOutput output) {
-        UUID entity = UUID.randomUUID();
+        UUID entity = rows.newEntity();
         UUID dedupeId = UUID.randomUUID();
         RunningService.Topics topics = RunningService.Topics.unique();
         try (RunningService service = RunningService.start(topics, Map.of());
