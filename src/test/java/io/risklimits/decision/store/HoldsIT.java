@@ -29,6 +29,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -258,6 +259,50 @@ class HoldsIT {
                 .containsExactly(hold.dedupeId(), HoldTerms.expiryId(hold.dedupeId()), next.dedupeId());
     }
 
+    /**
+     * More holds are due at other keys than the batch has scope keys (the sweep behind): the batch probes
+     * its own entity's holds, expires its key's, and leaves the others' to their keys or the sweep.
+     */
+    @Test
+    void aDecisionExpiresItsKeysDueHoldWhileMoreAreDueElsewhereThanItHasScopeKeys() {
+        Instant expiresAt = START.plus(Duration.ofHours(1));
+        List<TransactionEvent> elsewhere = Stream.generate(() -> holdUntil(cardKey(), 100, expiresAt))
+                .limit(3)
+                .toList();
+        store.decideAll(elsewhere, any -> Limits.NONE);
+        BusinessKey key = cardKey();
+        TransactionEvent hold = holdUntil(key, 700, expiresAt);
+        decide(hold);
+        clock.set(expiresAt);
+
+        Decision next = decide(authorization(key, 10));
+
+        assertThat(next.usage().of(Window.LAST_24_HOURS)).isEqualTo(new Tally(0, 0));
+        assertThat(expiryOf(key, hold).released()).isEqualTo(new Tally(700, 1));
+        assertThat(statuses(elsewhere)).containsOnly("OPEN");
+    }
+
+    /** Few holds are due anywhere: a batch picks its own keys' among them, and leaves the others'. */
+    @Test
+    void aBatchExpiresItsKeysDueHoldsAmongTheFewDueAnywhere() {
+        Instant expiresAt = START.plus(Duration.ofHours(1));
+        List<BusinessKey> batchKeys = Stream.generate(this::cardKey).limit(100).toList();
+        TransactionEvent first = holdUntil(batchKeys.get(0), 700, expiresAt);
+        TransactionEvent last = holdUntil(batchKeys.get(99), 300, expiresAt);
+        TransactionEvent elsewhere = holdUntil(cardKey(), 100, expiresAt);
+        store.decideAll(List.of(first, last, elsewhere), any -> Limits.NONE);
+        clock.set(expiresAt);
+
+        List<Decision> decided = store.decideAll(
+                batchKeys.stream().map(key -> authorization(key, 10)).toList(), any -> Limits.NONE);
+
+        assertThat(decided.get(0).usage().of(Window.LAST_24_HOURS)).isEqualTo(new Tally(0, 0));
+        assertThat(decided.get(99).usage().of(Window.LAST_24_HOURS)).isEqualTo(new Tally(0, 0));
+        assertThat(expiryOf(batchKeys.get(0), first).released()).isEqualTo(new Tally(700, 1));
+        assertThat(expiryOf(batchKeys.get(99), last).released()).isEqualTo(new Tally(300, 1));
+        assertThat(statuses(List.of(elsewhere))).containsOnly("OPEN");
+    }
+
     @Test
     void aCaptureAtTheExpiryInstantIsALateCaptureCountedAnew() {
         BusinessKey key = cardKey();
@@ -480,6 +525,16 @@ class HoldsIT {
         return new FiledDecisions(JdbcClient.create(db))
                 .find(key, HoldTerms.expiryId(hold.dedupeId()))
                 .orElseThrow();
+    }
+
+    /** The status of each hold's ledger. */
+    private List<String> statuses(List<TransactionEvent> holds) {
+        return holds.stream()
+                .map(hold -> db.queryForObject(
+                        "SELECT status FROM risk_authorization_ledger WHERE dedupe_id = ?",
+                        String.class,
+                        hold.dedupeId()))
+                .toList();
     }
 
     /** Everything counted at the scope key, every hour. */
