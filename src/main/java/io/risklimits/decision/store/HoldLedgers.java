@@ -39,35 +39,16 @@ class HoldLedgers {
 
     // The open holds counted at these entity and account scopes that are due by the batch's decision time
     // (the clock its last lock function read, risk_batch_decided_at): the batch expires its own keys' and
-    // leaves the others' out of the usage it decides with. Few holds are due anywhere at once while the
-    // sweep keeps up, so the statement first reads the due holds of every key, by expiry, up to
-    // :fewDue + 1 of them (the number of scope keys asked about): when they are no more than :fewDue, the
-    // holds of these scope keys are picked from them; when there are more (the sweep off or behind), each
-    // scope key is one probe of a partial index of the open holds. Either way the same rows, read in the
-    // statement's one snapshot. An account scope key names the account and direction; its channel is
+    // leaves the others' out of the usage it decides with. Each scope key is one probe of a partial index
+    // of the open holds, so a batch with none due
+    // pays a probe per scope key. An account scope key names the account and direction; its channel is
     // left to the caller.
     private static final String SELECT_DUE = """
-            WITH due_anywhere AS MATERIALIZED (
-                SELECT ledger.*
-                FROM risk_authorization_ledger ledger
-                WHERE ledger.status = 'OPEN' AND ledger.expires_at IS NOT NULL
-                  AND ledger.expires_at <= (SELECT risk_batch_decided_at())
-                ORDER BY ledger.expires_at
-                LIMIT CAST(:fewDue AS integer) + 1),
-            few AS (SELECT count(*) <= CAST(:fewDue AS integer) AS due FROM due_anywhere)
             SELECT ledger.entity_id, ledger.channel_code, ledger.direction_code, ledger.dedupe_id,
                    ledger.account_id, %1$s, authorization_row.amount, authorization_row.currency,
                    authorization_row.counted_amount, authorization_row.fx_currency, authorization_row.fx_rate,
                    authorization_row.fx_valid_from
             FROM (SELECT due.*
-                  FROM due_anywhere due
-                  WHERE (SELECT few.due FROM few)
-                    AND ((due.entity_id, due.direction_code) IN (
-                             SELECT * FROM unnest(CAST(:entityIds AS uuid[]), CAST(:entityDirections AS text[])))
-                         OR (due.account_id, due.direction_code) IN (
-                             SELECT * FROM unnest(CAST(:accountIds AS uuid[]), CAST(:accountDirections AS text[]))))
-                  UNION ALL
-                  SELECT due.*
                   FROM unnest(CAST(:entityIds AS uuid[]), CAST(:entityDirections AS text[]))
                        AS entity (entity_id, direction_code)
                   CROSS JOIN LATERAL (SELECT ledger.*
@@ -76,7 +57,6 @@ class HoldLedgers {
                                         AND ledger.direction_code = entity.direction_code
                                         AND ledger.status = 'OPEN' AND ledger.expires_at IS NOT NULL
                                         AND ledger.expires_at <= (SELECT risk_batch_decided_at())) AS due
-                  WHERE NOT (SELECT few.due FROM few)
                   UNION ALL
                   SELECT due.*
                   FROM unnest(CAST(:accountIds AS uuid[]), CAST(:accountDirections AS text[]))
@@ -86,8 +66,7 @@ class HoldLedgers {
                                       WHERE ledger.account_id = account.account_id
                                         AND ledger.direction_code = account.direction_code
                                         AND ledger.status = 'OPEN' AND ledger.expires_at IS NOT NULL
-                                        AND ledger.expires_at <= (SELECT risk_batch_decided_at())) AS due
-                  WHERE NOT (SELECT few.due FROM few)) AS ledger
+                                        AND ledger.expires_at <= (SELECT risk_batch_decided_at())) AS due) AS ledger
             CROSS JOIN LATERAL (SELECT original.amount, original.currency, original.counted_amount, original.fx_currency,
                                        original.fx_rate, original.fx_valid_from
                                 FROM risk_request_log original
@@ -178,8 +157,7 @@ class HoldLedgers {
                 .addValue("accountIds", accounts.stream().map(ScopeKey::owner).toArray(UUID[]::new))
                 .addValue(
                         "accountDirections",
-                        accounts.stream().map(key -> key.direction().name()).toArray(String[]::new))
-                .addValue("fewDue", entities.size() + accounts.size());
+                        accounts.stream().map(key -> key.direction().name()).toArray(String[]::new));
         return trip.query(SELECT_DUE, parameters, rs -> {
             Map<RequestId, StoredOriginal> due = new LinkedHashMap<>();
             while (rs.next()) {

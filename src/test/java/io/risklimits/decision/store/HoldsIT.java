@@ -260,11 +260,11 @@ class HoldsIT {
     }
 
     /**
-     * More holds are due at other keys than the batch has scope keys (the sweep behind): the batch probes
-     * its own entity's holds, expires its key's, and leaves the others' to their keys or the sweep.
+     * Holds are due at other keys too (the sweep behind): the batch expires its key's, and leaves the
+     * others' to their keys or the sweep.
      */
     @Test
-    void aDecisionExpiresItsKeysDueHoldWhileMoreAreDueElsewhereThanItHasScopeKeys() {
+    void aDecisionExpiresItsKeysDueHoldAndLeavesTheOthersDueElsewhere() {
         Instant expiresAt = START.plus(Duration.ofHours(1));
         List<TransactionEvent> elsewhere = Stream.generate(() -> holdUntil(cardKey(), 100, expiresAt))
                 .limit(3)
@@ -282,9 +282,9 @@ class HoldsIT {
         assertThat(statuses(elsewhere)).containsOnly("OPEN");
     }
 
-    /** Few holds are due anywhere: a batch picks its own keys' among them, and leaves the others'. */
+    /** A batch of many keys expires the due holds of its own keys, wherever they are in the batch, and no others. */
     @Test
-    void aBatchExpiresItsKeysDueHoldsAmongTheFewDueAnywhere() {
+    void aBatchOfManyKeysExpiresItsOwnKeysDueHoldsOnly() {
         Instant expiresAt = START.plus(Duration.ofHours(1));
         List<BusinessKey> batchKeys = Stream.generate(this::cardKey).limit(100).toList();
         TransactionEvent first = holdUntil(batchKeys.get(0), 700, expiresAt);
