@@ -18,7 +18,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.IntFunction;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -436,94 +435,6 @@ class DecisionBenchmark {
 
     /** The throughput phases of one mode in one scenario. */
     private record Phases(Scenario scenario, String mode) {}
-
-    /**
-     * How many events a throughput or ceiling phase gets so that it lasts at least the phase time:
-     * those its rate decides in a quarter longer, at the highest rate measured so far for the same
-     * scenario and mode, else for the same mode in another scenario, else (a mode's first phase) the
-     * configured count. The highest, because rates rise from the first round to the next as the
-     * machine and the caches settle. A phase that still ends sooner is not counted: it was the
-     * calibration, and the phase runs again sized from its rate.
-     */
-    private static final class PhaseSizes {
-
-        private static final double MARGIN = 1.25;
-        private static final double FIRST_CEILING_OVER_END_TO_END = 1.5;
-        private static final int ATTEMPTS = 4;
-        static final int MAX_EVENTS = 2_000_000;
-
-        private final BenchmarkOptions options;
-        private final Map<String, Double> rateByPhase = new HashMap<>();
-        private final Map<String, Double> rateByMode = new HashMap<>();
-        private double ceilingOverEndToEnd;
-
-        PhaseSizes(BenchmarkOptions options) {
-            this.options = options;
-        }
-
-        RunResult.Throughput timed(
-                Scenario scenario, String mode, String name, int maxEvents, IntFunction<RunResult.Throughput> phase) {
-            String key = scenario.name() + " " + mode;
-            double seconds = options.phaseSeconds().toMillis() / 1000.0;
-            for (int attempt = 1; ; attempt++) {
-                Double rate = rateByPhase.getOrDefault(key, firstRate(scenario, mode));
-                int events = rate == null
-                        ? firstEvents(mode)
-                        : (int) Math.min(maxEvents, Math.max(1, Math.ceil(rate * seconds * MARGIN)));
-                RunResult.Throughput measured = phase.apply(events);
-                rateByPhase.merge(key, measured.decisionsPerSecond(), Math::max);
-                rateByMode.merge(mode, measured.decisionsPerSecond(), Math::max);
-                if (mode.equals(CEILING)) {
-                    Double endToEnd = rateByPhase.get(scenario.name() + " " + BATCHED);
-                    if (endToEnd != null) {
-                        ceilingOverEndToEnd = Math.max(ceilingOverEndToEnd, measured.decisionsPerSecond() / endToEnd);
-                    }
-                }
-                if (measured.seconds() >= seconds) {
-                    return measured;
-                }
-                if (attempt == ATTEMPTS) {
-                    System.out.printf(
-                            "Benchmark: %s lasted %.2f s, under the %.0f s of a measured phase, %d times: counted%n",
-                            name, measured.seconds(), seconds, attempt);
-                    return measured;
-                }
-                System.out.printf(
-                        "Benchmark: %s lasted %.2f s (%d events), under the %.0f s of a measured phase: not counted,"
-                                + " run again sized from its rate%n",
-                        name, measured.seconds(), events, seconds);
-            }
-        }
-
-        /**
-         * A scenario's first ceiling: its own end-to-end rate, just measured, times the highest ratio of
-         * ceiling to end to end seen in another scenario (1.5 at least), so that its phase is not sized
-         * from a faster scenario's ceiling; else the highest rate of the mode.
-         */
-        private Double firstRate(Scenario scenario, String mode) {
-            Double endToEnd = rateByPhase.get(scenario.name() + " " + BATCHED);
-            if (mode.equals(CEILING) && endToEnd != null && ceilingOverEndToEnd > 0) {
-                // scenarios differ in how far their ceiling is above end to end: at least 1.5 times
-                return endToEnd * Math.max(FIRST_CEILING_OVER_END_TO_END, ceilingOverEndToEnd);
-            }
-            return rateByMode.get(mode);
-        }
-
-        private int firstEvents(String mode) {
-            return switch (mode) {
-                case BATCHED -> options.events();
-                // the ceiling's first phase: the service's own rate is known by then, and the ceiling is faster
-                case CEILING ->
-                    (int) Math.min(
-                            MAX_EVENTS,
-                            Math.ceil(rateByMode.getOrDefault(BATCHED, (double) options.events())
-                                    * 1.5
-                                    * options.phaseSeconds().toSeconds()
-                                    * MARGIN));
-                default -> options.baselineEvents();
-            };
-        }
-    }
 
     /** The services of all modes, closed together. */
     private static final class ServicesUnderTest implements AutoCloseable {

@@ -1,0 +1,115 @@
+package io.risklimits.bench;
+
+import static io.risklimits.bench.DecisionBenchmark.BATCHED;
+import static io.risklimits.bench.DecisionBenchmark.CEILING;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.IntFunction;
+
+/**
+ * How many events a throughput or ceiling phase gets so that it lasts at least the phase time: those its
+ * rate decides in a quarter longer, at the highest rate its scenario and mode ran at in a phase that
+ * lasted the phase time. Until it has run such a phase, the rate is a guess (another scenario's of the
+ * same mode, or a phase too short to tell: the first, or one that fell short), and rates rise from the
+ * first round to the next as the machine and the caches settle, so the phase gets six tenths longer
+ * instead. A phase that still ends sooner is not counted: it was the calibration, and the phase runs
+ * again sized from its rate.
+ */
+final class PhaseSizes {
+
+    // over a rate the scenario and mode reached in a phase of the full phase time
+    static final double MARGIN = 1.25;
+    // over a guessed rate
+    static final double GUESS_MARGIN = 1.6;
+    private static final double FIRST_CEILING_OVER_END_TO_END = 1.5;
+    private static final int ATTEMPTS = 4;
+    static final int MAX_EVENTS = 2_000_000;
+
+    private final BenchmarkOptions options;
+    // the highest rate of each scenario and mode in a phase that lasted the phase time
+    private final Map<String, Double> fullPhaseRate = new HashMap<>();
+    // the highest rate of each scenario and mode in any phase, and of each mode
+    private final Map<String, Double> rateByPhase = new HashMap<>();
+    private final Map<String, Double> rateByMode = new HashMap<>();
+    private double ceilingOverEndToEnd;
+
+    PhaseSizes(BenchmarkOptions options) {
+        this.options = options;
+    }
+
+    /** Runs the phase with as many events as it needs to last the phase time, again if it fell short. */
+    RunResult.Throughput timed(
+            Scenario scenario, String mode, String name, int maxEvents, IntFunction<RunResult.Throughput> phase) {
+        String key = scenario.name() + " " + mode;
+        double seconds = options.phaseSeconds().toMillis() / 1000.0;
+        for (int attempt = 1; ; attempt++) {
+            RunResult.Throughput measured = phase.apply(Math.min(maxEvents, events(scenario, mode)));
+            rateByPhase.merge(key, measured.decisionsPerSecond(), Math::max);
+            rateByMode.merge(mode, measured.decisionsPerSecond(), Math::max);
+            if (mode.equals(CEILING)) {
+                Double endToEnd = rateByPhase.get(scenario.name() + " " + BATCHED);
+                if (endToEnd != null) {
+                    ceilingOverEndToEnd = Math.max(ceilingOverEndToEnd, measured.decisionsPerSecond() / endToEnd);
+                }
+            }
+            if (measured.seconds() >= seconds) {
+                fullPhaseRate.merge(key, measured.decisionsPerSecond(), Math::max);
+                return measured;
+            }
+            if (attempt == ATTEMPTS) {
+                System.out.printf(
+                        "Benchmark: %s lasted %.2f s, under the %.0f s of a measured phase, %d times: counted%n",
+                        name, measured.seconds(), seconds, attempt);
+                return measured;
+            }
+            System.out.printf(
+                    "Benchmark: %s lasted %.2f s (%d events), under the %.0f s of a measured phase: not counted,"
+                            + " run again sized from its rate%n",
+                    name, measured.seconds(), measured.decisions(), seconds);
+        }
+    }
+
+    /** The events of the scenario and mode's next phase. */
+    int events(Scenario scenario, String mode) {
+        String key = scenario.name() + " " + mode;
+        double seconds = options.phaseSeconds().toMillis() / 1000.0;
+        Double full = fullPhaseRate.get(key);
+        if (full != null) {
+            return sized(full * seconds * MARGIN);
+        }
+        Double guess = rateByPhase.getOrDefault(key, firstRate(scenario, mode));
+        return guess == null ? firstEvents(mode) : sized(guess * seconds * GUESS_MARGIN);
+    }
+
+    private static int sized(double events) {
+        return (int) Math.min(MAX_EVENTS, Math.max(1, Math.ceil(events)));
+    }
+
+    /**
+     * A scenario's first ceiling: its own end-to-end rate, just measured, times the highest ratio of
+     * ceiling to end to end seen in another scenario (1.5 at least), so that its phase is not sized
+     * from a faster scenario's ceiling; else the highest rate of the mode.
+     */
+    private Double firstRate(Scenario scenario, String mode) {
+        Double endToEnd = rateByPhase.get(scenario.name() + " " + BATCHED);
+        if (mode.equals(CEILING) && endToEnd != null && ceilingOverEndToEnd > 0) {
+            // scenarios differ in how far their ceiling is above end to end: at least 1.5 times
+            return endToEnd * Math.max(FIRST_CEILING_OVER_END_TO_END, ceilingOverEndToEnd);
+        }
+        return rateByMode.get(mode);
+    }
+
+    private int firstEvents(String mode) {
+        return switch (mode) {
+            case BATCHED -> options.events();
+            // the ceiling's first phase: the service's own rate is known by then, and the ceiling is faster
+            case CEILING ->
+                sized(rateByMode.getOrDefault(BATCHED, (double) options.events())
+                        * FIRST_CEILING_OVER_END_TO_END
+                        * options.phaseSeconds().toSeconds()
+                        * GUESS_MARGIN);
+            default -> options.baselineEvents();
+        };
+    }
+}

@@ -1,0 +1,65 @@
+package io.risklimits.bench;
+
+import static io.risklimits.bench.DecisionBenchmark.BATCHED;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+class PhaseSizesTest {
+
+    private final BenchmarkOptions options = BenchmarkOptions.from(properties("bench.phase-seconds", "5"));
+    private final PhaseSizes sizes = new PhaseSizes(options);
+    private final List<Integer> asked = new ArrayList<>();
+
+    @Test
+    void aScenariosFirstPhaseSizedFromAnotherScenariosRateGetsTheGuessMargin() {
+        run(Scenario.UNIFORM, 10_000, 6.0);
+
+        assertThat(sizes.events(Scenario.ALL_SCOPES, BATCHED))
+                .as("10,000/s for 5 s, and six tenths more")
+                .isEqualTo(80_000);
+    }
+
+    @Test
+    void aPhaseSizedFromItsOwnFullPhaseGetsTheNarrowerMargin() {
+        run(Scenario.UNIFORM, 10_000, 6.0);
+
+        assertThat(sizes.events(Scenario.UNIFORM, BATCHED))
+                .as("10,000/s for 5 s, and a quarter more")
+                .isEqualTo(62_500);
+    }
+
+    @Test
+    void aPhaseThatFellShortRunsAgainSizedFromItsRateWithTheGuessMargin() {
+        List<Double> seconds = new ArrayList<>(List.of(2.0, 6.0));
+
+        sizes.timed(Scenario.UNIFORM, BATCHED, "uniform", PhaseSizes.MAX_EVENTS, events -> {
+            asked.add(events);
+            return phase(12_000, seconds.remove(0));
+        });
+
+        assertThat(asked)
+                .as("the first phase's events, then 12,000/s for 5 s and six tenths more")
+                .containsExactly(options.events(), 96_000);
+    }
+
+    private void run(Scenario scenario, double rate, double seconds) {
+        sizes.timed(scenario, BATCHED, scenario.name(), PhaseSizes.MAX_EVENTS, events -> phase(rate, seconds));
+    }
+
+    private static RunResult.Throughput phase(double rate, double seconds) {
+        return new RunResult.Throughput(
+                (int) (rate * seconds), rate, (long) (seconds * 1000), rate, 1.0, 500, null, null);
+    }
+
+    private static Properties properties(String... namesAndValues) {
+        Properties properties = new Properties();
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            properties.setProperty(namesAndValues[i], namesAndValues[i + 1]);
+        }
+        return properties;
+    }
+}
