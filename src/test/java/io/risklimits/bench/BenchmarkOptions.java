@@ -20,9 +20,8 @@ import java.util.Properties;
  *     warm-up rounds); every later phase is sized from the rates measured (see phaseSeconds)
  * @param baselineEvents the same for the baseline, which decides an order of magnitude fewer per second
  * @param phaseSeconds the least a measured phase lasts (throughput, ceiling, latency): a throughput or
- *     ceiling phase gets the events its rate decides in a quarter longer than this, at the highest rate
- *     measured so far for its scenario and mode; one that still ends sooner is not counted and runs
- *     again, sized from its own rate
+ *     ceiling phase gets the events its rate decides in somewhat longer than this ({@link PhaseSizes});
+ *     one that still ends sooner is not counted and runs again, sized from its own rate
  * @param throughputRepeats rounds: throughput measurements per mode and scenario, the same stream each
  *     time after the same reset; the median is the result, and the spread across rounds is reported
  *     beside it (on two cores one measurement can differ from the next by a fifth or more)
@@ -103,7 +102,7 @@ record BenchmarkOptions(
         return new BenchmarkOptions(
                 quick,
                 events,
-                integer(properties, "bench.baseline-events", quick ? 3_000 : Math.min(events, 15_000)),
+                integer(properties, "bench.baseline-events", quick ? 6_000 : Math.min(events, 15_000)),
                 phase,
                 Math.max(1, integer(properties, "bench.throughput-repeats", 3)),
                 integer(properties, "bench.keys", quick ? 2_000 : 10_000),
