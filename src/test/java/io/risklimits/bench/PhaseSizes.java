@@ -4,17 +4,18 @@ import static io.risklimits.bench.DecisionBenchmark.BATCHED;
 import static io.risklimits.bench.DecisionBenchmark.CEILING;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.IntFunction;
 
 /**
  * How many events a throughput or ceiling phase gets so that it lasts at least the phase time: those its
- * rate decides in a quarter longer, at the highest rate its scenario and mode ran at in a phase that
- * lasted the phase time. Until it has run such a phase, the rate is a guess (another scenario's of the
- * same mode, or a phase too short to tell: the first, or one that fell short), and rates rise from the
- * first round to the next as the machine and the caches settle, so the phase gets six tenths longer
- * instead. A phase that still ends sooner is not counted: it was the calibration, and the phase runs
- * again sized from its rate.
+ * rate decides in a quarter longer, at the highest rate its scenario and mode ran at in any phase. Until
+ * one of its phases has lasted the phase time, that rate is a guess (another scenario's of the same mode,
+ * or a phase too short to tell), and rates rise from the first round to the next as the machine and the
+ * caches settle, so the phase gets six tenths longer instead. A phase that still ends sooner is not
+ * counted: it was the calibration, and the phase runs again sized from its rate.
  */
 final class PhaseSizes {
 
@@ -27,8 +28,8 @@ final class PhaseSizes {
     static final int MAX_EVENTS = 2_000_000;
 
     private final BenchmarkOptions options;
-    // the highest rate of each scenario and mode in a phase that lasted the phase time
-    private final Map<String, Double> fullPhaseRate = new HashMap<>();
+    // the scenarios and modes that ran a phase that lasted the phase time
+    private final Set<String> fullPhaseSeen = new HashSet<>();
     // the highest rate of each scenario and mode in any phase, and of each mode
     private final Map<String, Double> rateByPhase = new HashMap<>();
     private final Map<String, Double> rateByMode = new HashMap<>();
@@ -54,7 +55,7 @@ final class PhaseSizes {
                 }
             }
             if (measured.seconds() >= seconds) {
-                fullPhaseRate.merge(key, measured.decisionsPerSecond(), Math::max);
+                fullPhaseSeen.add(key);
                 return measured;
             }
             if (attempt == ATTEMPTS) {
@@ -74,12 +75,11 @@ final class PhaseSizes {
     int events(Scenario scenario, String mode) {
         String key = scenario.name() + " " + mode;
         double seconds = options.phaseSeconds().toMillis() / 1000.0;
-        Double full = fullPhaseRate.get(key);
-        if (full != null) {
-            return sized(full * seconds * MARGIN);
+        Double rate = rateByPhase.getOrDefault(key, firstRate(scenario, mode));
+        if (rate == null) {
+            return firstEvents(mode);
         }
-        Double guess = rateByPhase.getOrDefault(key, firstRate(scenario, mode));
-        return guess == null ? firstEvents(mode) : sized(guess * seconds * GUESS_MARGIN);
+        return sized(rate * seconds * (fullPhaseSeen.contains(key) ? MARGIN : GUESS_MARGIN));
     }
 
     private static int sized(double events) {

@@ -46,6 +46,21 @@ class PhaseSizesTest {
                 .containsExactly(options.events(), 96_000);
     }
 
+    @Test
+    void aPhaseThatFellShortAfterAFullOneRunsAgainSizedFromItsFasterRate() {
+        run(Scenario.UNIFORM, 10_000, 6.0);
+        List<Double> seconds = new ArrayList<>(List.of(4.0, 6.0));
+
+        sizes.timed(Scenario.UNIFORM, BATCHED, "uniform", PhaseSizes.MAX_EVENTS, events -> {
+            asked.add(events);
+            return phase(20_000, seconds.remove(0));
+        });
+
+        assertThat(asked)
+                .as("10,000/s for 5 s and a quarter more, then 20,000/s for 5 s and a quarter more")
+                .containsExactly(62_500, 125_000);
+    }
+
     private void run(Scenario scenario, double rate, double seconds) {
         sizes.timed(scenario, BATCHED, scenario.name(), PhaseSizes.MAX_EVENTS, events -> phase(rate, seconds));
     }
