@@ -3,6 +3,7 @@ package io.risklimits.support;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -35,15 +36,12 @@ public final class OwnRows {
      * ledgers of every entity handed out, and the buckets of every account.
      */
     public void deleteTheirRows(JdbcTemplate db) {
-        for (UUID entity : entities) {
-            db.update("DELETE FROM risk_hourly_agg WHERE entity_id = ?", entity);
-            db.update("DELETE FROM risk_scope_hourly_agg WHERE owner_id = ?", entity);
-            db.update("DELETE FROM risk_authorization_ledger WHERE entity_id = ?", entity);
-            db.update("DELETE FROM risk_request_log WHERE entity_id = ?", entity);
-            db.update("DELETE FROM risk_keyless_request_log WHERE entity_id = ?", entity);
-        }
-        for (UUID account : accounts) {
-            db.update("DELETE FROM risk_scope_hourly_agg WHERE owner_id = ?", account);
-        }
+        UUID[] owners = Stream.concat(entities.stream(), accounts.stream()).toArray(UUID[]::new);
+        UUID[] theEntities = entities.toArray(UUID[]::new);
+        db.update("DELETE FROM risk_hourly_agg WHERE entity_id = ANY (?)", (Object) theEntities);
+        db.update("DELETE FROM risk_scope_hourly_agg WHERE owner_id = ANY (?)", (Object) owners);
+        db.update("DELETE FROM risk_authorization_ledger WHERE entity_id = ANY (?)", (Object) theEntities);
+        db.update("DELETE FROM risk_request_log WHERE entity_id = ANY (?)", (Object) theEntities);
+        db.update("DELETE FROM risk_keyless_request_log WHERE entity_id = ANY (?)", (Object) theEntities);
     }
 }
