@@ -12,7 +12,6 @@ class PhaseSizesTest {
 
     private final BenchmarkOptions options = BenchmarkOptions.from(properties("bench.phase-seconds", "5"));
     private final PhaseSizes sizes = new PhaseSizes(options);
-    private final List<Integer> asked = new ArrayList<>();
 
     @Test
     void aScenariosFirstPhaseSizedFromAnotherScenariosRateGetsTheGuessMargin() {
@@ -34,14 +33,7 @@ class PhaseSizesTest {
 
     @Test
     void aPhaseThatFellShortRunsAgainSizedFromItsRateWithTheGuessMargin() {
-        List<Double> seconds = new ArrayList<>(List.of(2.0, 6.0));
-
-        sizes.timed(Scenario.UNIFORM, BATCHED, "uniform", PhaseSizes.MAX_EVENTS, events -> {
-            asked.add(events);
-            return phase(12_000, seconds.remove(0));
-        });
-
-        assertThat(asked)
+        assertThat(eventsOfEachAttempt(12_000, 2.0, 6.0))
                 .as("the first phase's events, then 12,000/s for 5 s and six tenths more")
                 .containsExactly(options.events(), 96_000);
     }
@@ -49,16 +41,21 @@ class PhaseSizesTest {
     @Test
     void aPhaseThatFellShortAfterAFullOneRunsAgainSizedFromItsFasterRate() {
         run(Scenario.UNIFORM, 10_000, 6.0);
-        List<Double> seconds = new ArrayList<>(List.of(4.0, 6.0));
 
-        sizes.timed(Scenario.UNIFORM, BATCHED, "uniform", PhaseSizes.MAX_EVENTS, events -> {
-            asked.add(events);
-            return phase(20_000, seconds.remove(0));
-        });
-
-        assertThat(asked)
+        assertThat(eventsOfEachAttempt(20_000, 4.0, 6.0))
                 .as("10,000/s for 5 s and a quarter more, then 20,000/s for 5 s and a quarter more")
                 .containsExactly(62_500, 125_000);
+    }
+
+    // the events uniform 30 d's phase was given at each attempt, each running at the rate for these seconds
+    private List<Integer> eventsOfEachAttempt(double rate, Double... secondsOfEachAttempt) {
+        List<Integer> asked = new ArrayList<>();
+        List<Double> seconds = new ArrayList<>(List.of(secondsOfEachAttempt));
+        sizes.timed(Scenario.UNIFORM, BATCHED, "uniform", PhaseSizes.MAX_EVENTS, events -> {
+            asked.add(events);
+            return phase(rate, seconds.remove(0));
+        });
+        return asked;
     }
 
     private void run(Scenario scenario, double rate, double seconds) {
