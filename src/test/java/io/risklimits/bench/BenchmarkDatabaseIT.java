@@ -3,8 +3,11 @@ package io.risklimits.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.risklimits.support.TestInfrastructure;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -52,6 +55,37 @@ class BenchmarkDatabaseIT {
 
         assertThat(inSharedBuffers("risk_hourly_agg", keyPages)).isZero();
         assertThat(inSharedBuffers("risk_scope_hourly_agg", entityPages)).isZero();
+    }
+
+    @Test
+    void touchingTheUnusedSharedBuffersUsesEveryOneAndLeavesNoTableTablespaceOrDirectoryBehind() throws Exception {
+        db.execute("CREATE EXTENSION IF NOT EXISTS pg_buffercache");
+        long unused = unusedBuffers();
+        assertThat(unused).isPositive();
+
+        String touched = new SharedBuffersTouch(TestInfrastructure.get().dataSource()).touchUnusedBuffers();
+
+        assertThat(touched).matches("[0-9,]+ unused buffers touched in [0-9.]+ s");
+        assertThat(Long.parseLong(touched.substring(0, touched.indexOf(' ')).replace(",", "")))
+                .isBetween(unused - 100, unused + 100);
+        // dropped, its buffers are unused again: back on the server's free list
+        assertThat(unusedBuffers()).isGreaterThanOrEqualTo(unused - 100);
+        assertThat(db.queryForObject(
+                        "SELECT count(*) FROM pg_tablespace WHERE spcname = 'risk_bench_touch'", Long.class))
+                .isZero();
+        assertThat(db.queryForObject("SELECT count(*) FROM pg_class WHERE relname = 'risk_bench_touch'", Long.class))
+                .isZero();
+        Path inMemory = Path.of("/dev/shm");
+        if (Files.isDirectory(inMemory)) {
+            try (Stream<Path> left = Files.list(inMemory)) {
+                assertThat(left.filter(path -> path.getFileName().toString().startsWith("risk-bench-touch-")))
+                        .isEmpty();
+            }
+        }
+    }
+
+    private long unusedBuffers() {
+        return db.queryForObject("SELECT count(*) FROM pg_buffercache WHERE relfilenode IS NULL", Long.class);
     }
 
     @Test

@@ -65,6 +65,11 @@ class DecisionBenchmark {
     void decisionsPerSecondAndLatency() {
         long startedNanos = System.nanoTime();
         System.out.println("Benchmark: host writeback " + HostWriteback.describe());
+        // -Dbench.touch-buffers=false: measure a server fresh from start instead
+        if (Boolean.parseBoolean(System.getProperty("bench.touch-buffers", "true"))) {
+            System.out.println("Benchmark: shared buffers "
+                    + new SharedBuffersTouch(infrastructure.dataSource()).touchUnusedBuffers());
+        }
         database.setSynchronousCommit(options.synchronousCommit());
         database.insertChannelLimits();
         database.insertFxRates();
