@@ -16,8 +16,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * into a buffer never used before makes the kernel find and zero a page of memory first: a cost a
  * phase that reads many pages from outside shared buffers (the wide key set's) pays on a fresh server
  * and not on a production one. It writes a throwaway unlogged table of one row a page, as many pages
- * as buffers are unused, in a tablespace in memory (no disk writes), and drops it: its buffers go back
- * to the server's free list, used.
+ * as buffers are unused, in a tablespace in memory (no disk writes), reads it into shared buffers
+ * (pg_prewarm) and drops it: its buffers go back to the server's free list, used.
  */
 final class SharedBuffersTouch {
 
@@ -50,12 +50,12 @@ final class SharedBuffersTouch {
             Files.setOwner(directory, serverUser);
             jdbc.execute("CREATE TABLESPACE " + TABLESPACE + " LOCATION '" + directory + "'");
             try {
-                jdbc.execute("CREATE UNLOGGED TABLE " + TABLE + " (filler text) WITH (fillfactor = 10,"
-                        + " autovacuum_enabled = false) TABLESPACE " + TABLESPACE);
-                jdbc.update(
-                        "INSERT INTO " + TABLE + " SELECT repeat('x', ?) FROM generate_series(1, ?)",
-                        ROW_BYTES,
-                        unused);
+                // written in bulk (through a small ring of buffers), then read into the buffers page by page
+                jdbc.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm");
+                jdbc.execute("CREATE UNLOGGED TABLE " + TABLE + " WITH (fillfactor = 10, autovacuum_enabled = false)"
+                        + " TABLESPACE " + TABLESPACE + " AS SELECT repeat('x', " + ROW_BYTES + ") AS filler"
+                        + " FROM generate_series(1, " + unused + ")");
+                jdbc.execute("SELECT pg_prewarm('" + TABLE + "', 'buffer')");
                 jdbc.execute("DROP TABLE " + TABLE);
             } finally {
                 jdbc.execute("DROP TABLE IF EXISTS " + TABLE);
