@@ -16,7 +16,7 @@ class BenchmarkOptionsTest {
         assertThat(Scenario.ALL.stream()
                         .filter(scenario -> quick.measures(scenario, BASELINE))
                         .map(Scenario::name))
-                .containsExactly(Scenario.UNIFORM.name(), Scenario.REVERSAL_MIX.name());
+                .containsExactly(Scenario.UNIFORM.name());
         assertThat(Scenario.ALL).allMatch(scenario -> quick.measures(scenario, DecisionBenchmark.BATCHED));
     }
 
