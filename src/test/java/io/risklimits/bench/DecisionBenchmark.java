@@ -65,11 +65,6 @@ class DecisionBenchmark {
     void decisionsPerSecondAndLatency() {
         long startedNanos = System.nanoTime();
         System.out.println("Benchmark: host writeback " + HostWriteback.describe());
-        // -Dbench.touch-buffers=false: measure a server fresh from start instead
-        if (Boolean.parseBoolean(System.getProperty("bench.touch-buffers", "true"))) {
-            System.out.println("Benchmark: shared buffers "
-                    + new SharedBuffersTouch(infrastructure.dataSource()).touchUnusedBuffers());
-        }
         database.setSynchronousCommit(options.synchronousCommit());
         database.insertChannelLimits();
         database.insertFxRates();
@@ -81,6 +76,13 @@ class DecisionBenchmark {
         writeAndDeleteOldDecisions(keysBySet.values());
         database.settle();
 
+        // the buffers the loads left unused are touched while the services warm up, which measures nothing;
+        // -Dbench.touch-buffers=false: measure a server fresh from start instead
+        CompletableFuture<String> touchedBuffers =
+                Boolean.parseBoolean(System.getProperty("bench.touch-buffers", "true"))
+                        ? CompletableFuture.supplyAsync(
+                                () -> new SharedBuffersTouch(infrastructure.dataSource()).touchUnusedBuffers())
+                        : CompletableFuture.completedFuture("not touched: -Dbench.touch-buffers=false");
         List<RunResult> runs = new ArrayList<>();
         try (BenchmarkKafka kafka = new BenchmarkKafka(infrastructure.bootstrapServers(), options.partitions());
                 LoadDriver driver = new LoadDriver(infrastructure.bootstrapServers());
@@ -105,6 +107,7 @@ class DecisionBenchmark {
                     .ifPresent(service -> keysBySet.entrySet().stream()
                             .filter(set -> !set.getKey().equals(Scenario.WIDE_KEYS.keySet()))
                             .forEach(set -> primeWindowStarts(runner, service, set.getValue(), Scenario.UNIFORM)));
+            System.out.println("Benchmark: shared buffers " + touchedBuffers.join());
             rememberWindowStarts.run();
             HourTurns hourTurns = new HourTurns(rememberWindowStarts);
             // rounds of one throughput phase per scenario and mode, so that a machine that slows down for
