@@ -205,8 +205,12 @@ final class BenchmarkDatabase {
         String synchronousCommit = jdbc.queryForObject("SHOW synchronous_commit", String.class);
         String maxWalSize = jdbc.queryForObject("SHOW max_wal_size", String.class);
         String checkpointTimeout = jdbc.queryForObject("SHOW checkpoint_timeout", String.class);
-        return "PostgreSQL " + version + ", shared_buffers " + sharedBuffers + ", synchronous_commit "
-                + synchronousCommit + ", max_wal_size " + maxWalSize + ", checkpoint_timeout " + checkpointTimeout;
+        // PostgreSQL 17: whether the shared memory got the huge pages huge_pages = try asked for
+        String hugePages = jdbc.queryForObject(
+                "SELECT coalesce(current_setting('huge_pages_status', true), 'unknown')", String.class);
+        return "PostgreSQL " + version + ", shared_buffers " + sharedBuffers + " (huge pages " + hugePages
+                + "), synchronous_commit " + synchronousCommit + ", max_wal_size " + maxWalSize
+                + ", checkpoint_timeout " + checkpointTimeout;
     }
 
     /**

@@ -76,9 +76,15 @@ public final class TestInfrastructure {
 
     private static TestInfrastructure startEmbedded() {
         try {
+            String sharedBuffers = System.getProperty("risk.test.postgres.shared-buffers", "1GB");
+            if (Boolean.getBoolean("risk.test.postgres.reserve-huge-pages")) {
+                // the benchmark's: its server as a production server of this size runs (HugePages)
+                System.out.println("Test infrastructure: huge pages for PostgreSQL's shared memory: "
+                        + HugePages.reserveFor(bytes(sharedBuffers)));
+            }
             EmbeddedPostgres postgres = EmbeddedPostgres.builder()
                     // PostgreSQL's 128 MB default is a toy setting; the benchmark's 30 days of history need more
-                    .setServerConfig("shared_buffers", System.getProperty("risk.test.postgres.shared-buffers", "1GB"))
+                    .setServerConfig("shared_buffers", sharedBuffers)
                     // zonky starts the server with -F (fsync off): fine for tests, but the benchmark turns it on
                     // (-Drisk.test.postgres.fsync=on, pom's benchmark profile), as on any production server,
                     // so that each mode pays for the commits it makes
@@ -149,6 +155,13 @@ public final class TestInfrastructure {
         } catch (IOException e) {
             System.err.println("Could not delete " + directory + ": " + e);
         }
+    }
+
+    // a size as the server's settings write it: "4GB", "512MB"
+    private static long bytes(String size) {
+        String digits = size.replaceAll("[^0-9]", "");
+        long unit = size.toUpperCase(java.util.Locale.ROOT).endsWith("GB") ? 1L << 30 : 1L << 20;
+        return Long.parseLong(digits) * unit;
     }
 
     private static int freePort() throws IOException {
