@@ -38,7 +38,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * <p>Events already decided (redelivered after a crash or a rebalance) are rare, so a batch first
  * assumes there are none and does not read the stored decisions: if one was stored, the audit insert
  * fails on the primary key, the transaction is rolled back, and the batch is decided again with the
- * stored decisions read under the locks, as the answers for those events.
+ * stored decisions read under the locks, as the answers for those events. The same happens, as rarely,
+ * when a writer that does not take the locks (an operator's backfill) added a key's bucket of this hour
+ * after the batch read none: decided again, the batch reads it and adds to it.
  * A batch of one is how a record is decided alone (after its batch failed for a reason tied to one of
  * its records): the same statements, the same guarantees.
  */

@@ -96,9 +96,12 @@ class HourlyUsageRepository {
             """;
 
     // The other keys of the usual case: a new bucket continues from the key's latest bucket as read
-    // under its lock (the totals come with the parameters). Should the bucket exist after all, it moves
-    // by what is added. Should the triggers not stand aside, they compute the same totals (there are no
-    // later buckets to carry forward to): slower, never wrong.
+    // under its lock (the totals come with the parameters). A plain insert: under the lock no other
+    // decider adds the key's bucket of this hour, and should another writer have added it all the same,
+    // the insert fails on the primary key and the batch is decided again, its buckets read afresh
+    // (BatchDecisionStore), which finds that bucket as the key's latest. Should the triggers not stand
+    // aside, they compute the same totals (there are no later buckets to carry forward to): slower,
+    // never wrong.
     private static final String ADD_TO_LATEST_BUCKETS = """
             INSERT INTO {table} ({columns}, bucket_ts, sum_amount, tx_count, running_amount, running_count, rewrites)
             SELECT {columns}, :bucket, sum_amount, tx_count, running_amount, running_count, rewrites
@@ -106,11 +109,6 @@ class HourlyUsageRepository {
                         CAST(:runningAmounts AS numeric[]), CAST(:runningCounts AS bigint[]),
                         CAST(:rewrites AS bigint[]))
                  AS added ({columns}, sum_amount, tx_count, running_amount, running_count, rewrites)
-            ON CONFLICT ({columns}, bucket_ts)
-            DO UPDATE SET sum_amount     = {table}.sum_amount + EXCLUDED.sum_amount,
-                          tx_count       = {table}.tx_count + EXCLUDED.tx_count,
-                          running_amount = {table}.running_amount + EXCLUDED.sum_amount,
-                          running_count  = {table}.running_count + EXCLUDED.tx_count
             """;
 
     // Some key has buckets after this one (the database clock stepped back): each key's new bucket
