@@ -27,7 +27,8 @@ public class DecisionStoreMetrics {
     public DecisionStoreMetrics(MeterRegistry meters) {
         this.batchesDecidedAgain = Counter.builder("risk.decider.batch.replay.retries")
                 .description("batches decided a second time, with the stored decisions read, because some of their"
-                        + " events had been decided before")
+                        + " events had been decided before (or, rarely, a writer outside the locks added a bucket"
+                        + " the batch was about to add)")
                 .register(meters);
         this.batchSize = DistributionSummary.builder("risk.decider.batch.size")
                 .description("valid events decided together in one database transaction")
