@@ -4,11 +4,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.UserPrincipal;
-import java.util.Comparator;
-import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.util.FileSystemUtils;
 
 /**
  * Puts the benchmark's server in the state of one that has run for a while: every shared buffer used
@@ -86,9 +85,8 @@ final class SharedBuffersTouch {
         if (directory == null) {
             return;
         }
-        try (Stream<Path> paths = Files.walk(directory)) {
-            paths.sorted(Comparator.reverseOrder())
-                    .forEach(path -> path.toFile().delete());
+        try {
+            FileSystemUtils.deleteRecursively(directory);
         } catch (IOException ignored) {
             // a leftover empty directory in memory
         }

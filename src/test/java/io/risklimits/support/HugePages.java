@@ -11,7 +11,7 @@ import java.util.OptionalLong;
  * production server with gigabytes of shared_buffers is set up (PostgreSQL's documentation, "Linux
  * Huge Pages"). With 4 kB pages each server process maps every page of shared memory it touches with a
  * page fault of its own, and a workload that reaches across many buffers (a card portfolio's keys)
- * misses the CPU's address translation cache on nearly every one. PostgreSQL's default
+ * misses the CPU's address translation cache more often. PostgreSQL's default
  * (huge_pages = try) uses huge pages when the kernel has enough free, else falls back to 4 kB pages
  * without a word: the server's huge_pages_status says which it got.
  *
@@ -44,17 +44,21 @@ final class HugePages {
             if (free.getAsLong() >= needed) {
                 return free.getAsLong() + " huge pages free, " + needed + " needed";
             }
-            // readAllLines, not readString: /proc files report a size of 0
-            long before = Long.parseLong(Files.readAllLines(RESERVED).get(0).trim());
+            long before = reserved();
             long wanted = before + needed - free.getAsLong();
             Files.writeString(RESERVED, Long.toString(wanted));
             Runtime.getRuntime().addShutdownHook(new Thread(() -> giveBack(before)));
-            long now = Long.parseLong(Files.readAllLines(RESERVED).get(0).trim());
+            long now = reserved();
             return "vm.nr_hugepages " + before + " -> " + now + " (" + needed + " of " + pageKb.getAsLong() / 1024
                     + " MB needed; given back at exit)";
         } catch (IOException | RuntimeException e) {
             return "none reserved (" + e + ")";
         }
+    }
+
+    private static long reserved() throws IOException {
+        // readAllLines, not readString: /proc files report a size of 0
+        return Long.parseLong(Files.readAllLines(RESERVED).get(0).trim());
     }
 
     private static void giveBack(long before) {

@@ -68,16 +68,7 @@ class BucketAddedBehindTheLockIT {
             // the limits are looked up after the reads, before the writes: the first time, the outside
             // writer adds the key's bucket of this hour, 50 in one transaction
             if (limitLookups.getAndIncrement() == 0) {
-                outside.update(
-                        """
-                        INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts,
-                                                     sum_amount, tx_count)
-                        VALUES (?, ?, ?, ?, 50, 1)
-                        """,
-                        key.entityId(),
-                        key.channel(),
-                        key.direction().name(),
-                        LocalDateTime.ofInstant(HOUR, ZoneOffset.UTC));
+                BucketRows.add(outside, key, LocalDateTime.ofInstant(HOUR, ZoneOffset.UTC), 50);
             }
             return LIMITS;
         });
