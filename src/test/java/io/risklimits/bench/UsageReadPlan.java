@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
@@ -67,15 +66,12 @@ final class UsageReadPlan {
                     .sorted(Comparator.comparing((Integer i) -> keys.entityId(i).toString())
                             .thenComparing(keys::direction))
                     .toList();
-            Boolean[] readStarts = new Boolean[batch.size()];
-            Arrays.fill(readStarts, Boolean.TRUE);
             MapSqlParameterSource parameters = new MapSqlParameterSource()
                     .addValue("entityIds", batch.stream().map(keys::entityId).toArray(UUID[]::new))
                     .addValue(
                             "channels",
                             batch.stream().map(i -> BenchmarkKeys.CHANNEL).toArray(String[]::new))
                     .addValue("directions", batch.stream().map(keys::direction).toArray(String[]::new))
-                    .addValue("readStarts", readStarts)
                     .addValue("windowStarts", starts)
                     .addValue("earliestStart", earliestStart)
                     .addValue("recentBuckets", recentBuckets.getInt(null));

@@ -42,16 +42,31 @@ class RunningUsageRepository {
 
     private static final Logger log = LoggerFactory.getLogger(RunningUsageRepository.class);
 
-    // The running totals before a window are those before its first bucket; without a bucket in the
-    // window, those of the latest bucket (older than the window); without any bucket, zero. For a key
-    // whose window starts are remembered (read_starts false) none are read. For the others, one
-    // index-only range scan reads the key's buckets since the earliest window start (:earliestStart),
-    // at most :recentBuckets of them: a key seen seldom (a card portfolio's) has a few, and every
-    // window's first bucket is among them (the recent arrays; the caller picks each window's). Only a
-    // key with more buckets than that in its longest window is probed once per window start
-    // (:windowStarts, in Window order, the 24h window's first), each an index-only scan (the starts
-    // arrays, and bucket_in_24h: the key has a bucket in the last 24 hours, which the archiver cannot
-    // delete, so its starts may be remembered, WindowStarts).
+    // The latest bucket of each key whose window starts are remembered: one backward probe of its
+    // buckets by the primary key. A template for either bucket table (BucketTable).
+    private static final String SELECT_LATEST = """
+            SELECT {key.columns},
+                   latest.bucket_ts AS latest_bucket_ts, latest.running_amount AS latest_running_amount,
+                   latest.running_count AS latest_running_count, latest.ctid AS latest_row_id,
+                   latest.rewrites AS latest_rewrites
+            FROM unnest({arrays}) AS key ({columns})
+            LEFT JOIN LATERAL (SELECT ctid, bucket_ts, running_amount, running_count, rewrites
+                               FROM {table} bucket
+                               WHERE {bucket.key} = {key.key}
+                               ORDER BY bucket.bucket_ts DESC
+                               LIMIT 1) AS latest ON true
+            """;
+
+    // The latest bucket of each key whose window starts are not remembered, as SELECT_LATEST reads it,
+    // and its window starts: the running totals before a window are those before its first bucket;
+    // without a bucket in the window, those of the latest bucket (older than the window); without any
+    // bucket, zero. One index-only range scan reads the key's buckets since the earliest window start
+    // (:earliestStart), at most :recentBuckets of them: a key seen seldom (a card portfolio's) has a
+    // few, and every window's first bucket is among them (the recent arrays; the caller picks each
+    // window's). Only a key with more buckets than that in its longest window is probed once per window
+    // start (:windowStarts, in Window order, the 24h window's first), each an index-only scan (the
+    // starts arrays, and bucket_in_24h: the key has a bucket in the last 24 hours, which the archiver
+    // cannot delete, so its starts may be remembered, WindowStarts).
     // Buckets after the decision's bucket are counted too, as in HourlyUsageRepository. A template for
     // either bucket table (BucketTable).
     private static final String SELECT_USAGE = """
@@ -62,7 +77,7 @@ class RunningUsageRepository {
                    recent.buckets AS recent_buckets, recent.bucket_epochs AS recent_bucket_epochs,
                    recent.amounts_before AS recent_amounts_before, recent.counts_before AS recent_counts_before,
                    starts.amounts_before, starts.counts_before, coalesce(starts.bucket_in_24h, false) AS bucket_in_24h
-            FROM unnest({arrays}, CAST(:readStarts AS boolean[])) AS key ({columns}, read_starts)
+            FROM unnest({arrays}) AS key ({columns})
             LEFT JOIN LATERAL (SELECT ctid, bucket_ts, running_amount, running_count, rewrites
                                FROM {table} bucket
                                WHERE {bucket.key} = {key.key}
@@ -79,8 +94,7 @@ class RunningUsageRepository {
                       WHERE {bucket.key} = {key.key}
                         AND bucket.bucket_ts >= CAST(:earliestStart AS timestamp)
                       ORDER BY bucket.bucket_ts
-                      LIMIT :recentBuckets) AS since_earliest
-                WHERE key.read_starts) AS recent ON true
+                      LIMIT :recentBuckets) AS since_earliest) AS recent ON true
             LEFT JOIN LATERAL (
                 SELECT array_agg(coalesce(first_bucket.amount_before, latest.running_amount, 0)
                                  ORDER BY window_start.position) AS amounts_before,
@@ -94,7 +108,7 @@ class RunningUsageRepository {
                                      AND bucket.bucket_ts >= window_start.since
                                    ORDER BY bucket.bucket_ts
                                    LIMIT 1) AS first_bucket ON true
-                WHERE key.read_starts AND recent.buckets = :recentBuckets) AS starts ON true
+                WHERE recent.buckets = :recentBuckets) AS starts ON true
             """;
 
     // at most this many buckets since the earliest window start are read in one range scan; a key with
@@ -154,18 +168,38 @@ class RunningUsageRepository {
 
     private Supplier<UsageReading> usageUpTo(BucketTable table, List<ScopeKey> keys, Instant bucket, RoundTrip trip) {
         Map<ScopeKey, WindowStarts> remembered = new HashMap<>();
-        Boolean[] readStarts = new Boolean[keys.size()];
-        int i = 0;
+        List<ScopeKey> unremembered = new ArrayList<>();
         for (ScopeKey key : keys) {
             WindowStarts starts = windowStarts.find(key, bucket);
-            if (starts != null) {
+            if (starts == null) {
+                unremembered.add(key);
+            } else {
                 remembered.put(key, starts);
             }
-            readStarts[i++] = starts == null;
         }
+        Supplier<List<KeyRow>> latestRows = remembered.isEmpty()
+                ? List::of
+                : trip.query(table.sql(SELECT_LATEST), table.parameters(remembered.keySet()), rs -> {
+                    List<KeyRow> read = new ArrayList<>(remembered.size());
+                    while (rs.next()) {
+                        read.add(new KeyRow(table.scopeKey(rs), latestBucket(rs), null, false));
+                    }
+                    return read;
+                });
+        Supplier<List<KeyRow>> startRows =
+                unremembered.isEmpty() ? List::of : withWindowStarts(table, unremembered, bucket, trip);
+        return () -> {
+            List<KeyRow> rows = new ArrayList<>(latestRows.get());
+            rows.addAll(startRows.get());
+            return reading(rows, remembered, bucket);
+        };
+    }
+
+    // the keys' rows with their window starts as read
+    private Supplier<List<KeyRow>> withWindowStarts(
+            BucketTable table, List<ScopeKey> keys, Instant bucket, RoundTrip trip) {
         List<Instant> starts = windowStartInstants(bucket);
         MapSqlParameterSource parameters = table.parameters(keys)
-                .addValue("readStarts", readStarts)
                 .addValue(
                         "windowStarts",
                         starts.stream()
@@ -176,15 +210,12 @@ class RunningUsageRepository {
                         utcTimestamp(starts.stream().min(Instant::compareTo).orElseThrow())
                                 .toString())
                 .addValue("recentBuckets", RECENT_BUCKETS);
-        Supplier<List<KeyRow>> rows = trip.query(table.sql(SELECT_USAGE), parameters, rs -> {
+        return trip.query(table.sql(SELECT_USAGE), parameters, rs -> {
             List<KeyRow> read = new ArrayList<>(keys.size());
             while (rs.next()) {
                 ScopeKey key = table.scopeKey(rs);
-                boolean startsRead = !remembered.containsKey(key);
                 LatestBucket latest = latestBucket(rs);
-                if (!startsRead) {
-                    read.add(new KeyRow(key, latest, null, false));
-                } else if (rs.getInt("recent_buckets") < RECENT_BUCKETS) {
+                if (rs.getInt("recent_buckets") < RECENT_BUCKETS) {
                     RecentBuckets recent = RecentBuckets.of(rs);
                     read.add(new KeyRow(
                             key, latest, windowStarts(recent, starts, latest), recent.anySince(starts.get(0))));
@@ -194,7 +225,6 @@ class RunningUsageRepository {
             }
             return read;
         });
-        return () -> reading(rows.get(), remembered, bucket);
     }
 
     // the first hour of each window that counts usage, in Window order (24h first); SELECT_USAGE reads
