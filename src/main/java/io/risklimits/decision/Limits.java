@@ -16,11 +16,13 @@ public record Limits(Map<Window, Limit> byWindow, Limits shadow) {
 
     public static final Limits NONE = new Limits(Map.of());
 
-    // an EnumMap, as in Usage; iterated in the order the windows are checked
+    // an EnumMap, as in Usage; iterated in the order the windows are checked. The field holds the map
+    // itself and the accessor a read-only view of it, so that the lookups made here, a few per window of
+    // every decision, are calls on one map class, which the compiler inlines.
     public Limits {
         Map<Window, Limit> copy = new EnumMap<>(Window.class);
         byWindow.forEach((window, limit) -> copy.put(Objects.requireNonNull(window), Objects.requireNonNull(limit)));
-        byWindow = Collections.unmodifiableMap(copy);
+        byWindow = copy;
         if (shadow != null && shadow.shadow() != null) {
             throw new IllegalArgumentException("a shadow set has no shadow of its own");
         }
@@ -29,6 +31,12 @@ public record Limits(Map<Window, Limit> byWindow, Limits shadow) {
     /** Enforced limits without a shadow set. */
     public Limits(Map<Window, Limit> byWindow) {
         this(byWindow, null);
+    }
+
+    /** The limit of each window in force, in Window order; read-only. */
+    @Override
+    public Map<Window, Limit> byWindow() {
+        return Collections.unmodifiableMap(byWindow);
     }
 
     public Limit of(Window window) {

@@ -18,16 +18,21 @@ public record Usage(Map<Window, Tally> byWindow, Map<Window, Instant> resetsAt) 
 
     // an EnumMap: of() runs a few times per event on the decider's hot path, and an EnumMap answers
     // it with an array index where Map.copyOf's map hashes and probes; resetsAt is shared by every
-    // usage of a batch (Map.copyOf returns an unmodifiable map as it is)
+    // usage of a batch (Map.copyOf returns an unmodifiable map as it is). The field holds the EnumMap
+    // itself and the accessor a read-only view, as in Limits.
     public Usage {
         Map<Window, Tally> copy = new EnumMap<>(Window.class);
-        for (Window window : Window.values()) {
-            if (window.countsUsage()) {
-                copy.put(window, byWindow.getOrDefault(window, Tally.ZERO));
-            }
+        for (Window window : Window.USAGE_WINDOWS) {
+            copy.put(window, byWindow.getOrDefault(window, Tally.ZERO));
         }
-        byWindow = Collections.unmodifiableMap(copy);
+        byWindow = copy;
         resetsAt = Map.copyOf(resetsAt);
+    }
+
+    /** The usage of each window that counts usage, in Window order; read-only. */
+    @Override
+    public Map<Window, Tally> byWindow() {
+        return Collections.unmodifiableMap(byWindow);
     }
 
     /** Usage without reset times. */

@@ -21,8 +21,8 @@ final class UsageJson {
      */
     static String text(Usage usage, Limits limits) {
         StringBuilder text = new StringBuilder(128).append('{');
-        for (Window window : Window.values()) {
-            if (!window.countsUsage() || !limits.inForce(window)) {
+        for (Window window : Window.USAGE_WINDOWS) {
+            if (!limits.inForce(window)) {
                 continue;
             }
             Tally tally = usage.of(window);

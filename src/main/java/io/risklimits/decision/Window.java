@@ -6,6 +6,8 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.time.temporal.TemporalAdjusters;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * The limit windows, in the order they are checked: a cap on one authorization's amount ({@code txn}),
@@ -22,6 +24,10 @@ public enum Window {
     DAY("day", Kind.CALENDAR, 24 + 2, Reason.LIMIT_DAY_AMOUNT, Reason.LIMIT_DAY_COUNT),
     WEEK("week", Kind.CALENDAR, 7 * 24 + 2, Reason.LIMIT_WEEK_AMOUNT, Reason.LIMIT_WEEK_COUNT),
     MONTH("month", Kind.CALENDAR, 31 * 24 + 2, Reason.LIMIT_MONTH_AMOUNT, Reason.LIMIT_MONTH_COUNT);
+
+    /** The windows that count usage (all but txn), in Window order. */
+    public static final List<Window> USAGE_WINDOWS =
+            Arrays.stream(values()).filter(Window::countsUsage).toList();
 
     private enum Kind {
         SINGLE_AUTHORIZATION,
