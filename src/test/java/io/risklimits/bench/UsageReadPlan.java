@@ -16,14 +16,16 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.test.util.AopTestUtils;
 
 /**
- * The plan of the decider's usage read (RunningUsageRepository's statement, as the service in this JVM
- * runs it) for one batch of a wide key set's keys, all of them first sights: EXPLAIN (ANALYZE, BUFFERS),
- * printed once with the keys' pages out of shared buffers and once again with them in. The statement and
- * the window starts are read from the service's own repository, so the plan is of the code under test.
+ * The plan of the decider's usage read of keys it reads in full (UsageReadStatements' SELECT_USAGE, as the
+ * service in this JVM runs it) for one batch of a wide key set's keys, all of them first sights: EXPLAIN
+ * (ANALYZE, BUFFERS), printed once with the keys' pages out of shared buffers and once again with them in.
+ * The statement and the window starts are read from the service's own classes, so the plan is of the code
+ * under test.
  */
 final class UsageReadPlan {
 
     private static final String REPOSITORY = "io.risklimits.decision.store.RunningUsageRepository";
+    private static final String STATEMENTS = "io.risklimits.decision.store.UsageReadStatements";
 
     private UsageReadPlan() {}
 
@@ -36,7 +38,8 @@ final class UsageReadPlan {
             int batchSize) {
         try {
             Class<?> repositoryType = Class.forName(REPOSITORY);
-            Field statement = repositoryType.getDeclaredField("SELECT_USAGE");
+            Class<?> statements = Class.forName(STATEMENTS);
+            Field statement = statements.getDeclaredField("SELECT_USAGE");
             statement.setAccessible(true);
             // a template for either bucket table: the business keys' is the one the plan is of
             Class<?> tables = Class.forName("io.risklimits.decision.store.BucketTable");
@@ -46,7 +49,7 @@ final class UsageReadPlan {
             String sql = (String) render.invoke(keyBuckets, statement.get(null));
             Method windowStarts = repositoryType.getDeclaredMethod("windowStartInstants", Instant.class);
             windowStarts.setAccessible(true);
-            Field recentBuckets = repositoryType.getDeclaredField("RECENT_BUCKETS");
+            Field recentBuckets = statements.getDeclaredField("RECENT_BUCKETS");
             recentBuckets.setAccessible(true);
             // the bean is a proxy (a repository's exception translation): the method runs on its target
             Object repository = AopTestUtils.getUltimateTargetObject(service.bean(repositoryType));

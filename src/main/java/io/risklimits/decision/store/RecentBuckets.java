@@ -9,7 +9,7 @@ import java.time.Instant;
 /**
  * A key's buckets since its earliest window start, in time order, as one range scan of its primary key
  * read them: each bucket's hour and the running totals before it. Read whole (fewer than {@link
- * RunningUsageRepository#RECENT_BUCKETS}), they hold every window's first bucket, so the totals before
+ * UsageReadStatements#RECENT_BUCKETS}), they hold every window's first bucket, so the totals before
  * any window are found among them, as a probe per window start would find them.
  */
 final class RecentBuckets {

@@ -12,7 +12,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -32,95 +31,19 @@ import org.springframework.stereotype.Repository;
  * window's first bucket (rolling windows by hours, calendar windows in the {@link WindowCalendar}'s
  * zone). That second total (the key's {@link WindowStarts}) is read from the primary key alone (it
  * carries each bucket's totals before it): one range scan of the key's buckets since its earliest
- * window start, or for a key with many of them ({@link #RECENT_BUCKETS} or more) a probe per window;
+ * window start, or for a key with many of them ({@link UsageReadStatements#RECENT_BUCKETS} or more) a probe per window;
  * and it stays the same for the whole hour, so it is read once per key and hour and then remembered
  * ({@link WindowStartsCache}); the latest bucket is read every time. The latest bucket is returned too, so that
- * the bucket write need not look it up again.
+ * the bucket write need not look it up again. The statements are in {@link UsageReadStatements}.
  */
 @Repository
 class RunningUsageRepository {
 
     private static final Logger log = LoggerFactory.getLogger(RunningUsageRepository.class);
 
-    // The latest bucket of each key whose window starts are remembered: one backward probe of its
-    // buckets by the primary key. A template for either bucket table (BucketTable).
-    private static final String SELECT_LATEST = """
-            SELECT {key.columns},
-                   latest.bucket_ts AS latest_bucket_ts, latest.running_amount AS latest_running_amount,
-                   latest.running_count AS latest_running_count, latest.ctid AS latest_row_id,
-                   latest.rewrites AS latest_rewrites
-            FROM unnest({arrays}) AS key ({columns})
-            LEFT JOIN LATERAL (SELECT ctid, bucket_ts, running_amount, running_count, rewrites
-                               FROM {table} bucket
-                               WHERE {bucket.key} = {key.key}
-                               ORDER BY bucket.bucket_ts DESC
-                               LIMIT 1) AS latest ON true
-            """;
-
-    // The latest bucket of each key whose window starts are not remembered, as SELECT_LATEST reads it,
-    // and its window starts: the running totals before a window are those before its first bucket;
-    // without a bucket in the window, those of the latest bucket (older than the window); without any
-    // bucket, zero. One index-only range scan reads the key's buckets since the earliest window start
-    // (:earliestStart), at most :recentBuckets of them: a key seen seldom (a card portfolio's) has a
-    // few, and every window's first bucket is among them (the recent arrays; the caller picks each
-    // window's). Only a key with more buckets than that in its longest window is probed once per window
-    // start (:windowStarts, in Window order, the 24h window's first), each an index-only scan (the
-    // starts arrays, and bucket_in_24h: the key has a bucket in the last 24 hours, which the archiver
-    // cannot delete, so its starts may be remembered, WindowStarts).
-    // Buckets after the decision's bucket are counted too, as in HourlyUsageRepository. A template for
-    // either bucket table (BucketTable).
-    private static final String SELECT_USAGE = """
-            SELECT {key.columns},
-                   latest.bucket_ts AS latest_bucket_ts, latest.running_amount AS latest_running_amount,
-                   latest.running_count AS latest_running_count, latest.ctid AS latest_row_id,
-                   latest.rewrites AS latest_rewrites,
-                   recent.buckets AS recent_buckets, recent.bucket_epochs AS recent_bucket_epochs,
-                   recent.amounts_before AS recent_amounts_before, recent.counts_before AS recent_counts_before,
-                   starts.amounts_before, starts.counts_before, coalesce(starts.bucket_in_24h, false) AS bucket_in_24h
-            FROM unnest({arrays}) AS key ({columns})
-            LEFT JOIN LATERAL (SELECT ctid, bucket_ts, running_amount, running_count, rewrites
-                               FROM {table} bucket
-                               WHERE {bucket.key} = {key.key}
-                               ORDER BY bucket.bucket_ts DESC
-                               LIMIT 1) AS latest ON true
-            LEFT JOIN LATERAL (
-                SELECT count(*) AS buckets,
-                       array_agg(CAST(extract(epoch FROM since_earliest.bucket_ts) AS bigint)
-                                 ORDER BY since_earliest.bucket_ts) AS bucket_epochs,
-                       array_agg(since_earliest.amount_before ORDER BY since_earliest.bucket_ts) AS amounts_before,
-                       array_agg(since_earliest.count_before ORDER BY since_earliest.bucket_ts) AS counts_before
-                FROM (SELECT bucket.bucket_ts, bucket.amount_before, bucket.count_before
-                      FROM {table} bucket
-                      WHERE {bucket.key} = {key.key}
-                        AND bucket.bucket_ts >= CAST(:earliestStart AS timestamp)
-                      ORDER BY bucket.bucket_ts
-                      LIMIT :recentBuckets) AS since_earliest) AS recent ON true
-            LEFT JOIN LATERAL (
-                SELECT array_agg(coalesce(first_bucket.amount_before, latest.running_amount, 0)
-                                 ORDER BY window_start.position) AS amounts_before,
-                       array_agg(coalesce(first_bucket.count_before, latest.running_count, 0)
-                                 ORDER BY window_start.position) AS counts_before,
-                       bool_or(window_start.position = 1 AND first_bucket.amount_before IS NOT NULL) AS bucket_in_24h
-                FROM unnest(CAST(:windowStarts AS timestamp[])) WITH ORDINALITY AS window_start (since, position)
-                LEFT JOIN LATERAL (SELECT amount_before, count_before
-                                   FROM {table} bucket
-                                   WHERE {bucket.key} = {key.key}
-                                     AND bucket.bucket_ts >= window_start.since
-                                   ORDER BY bucket.bucket_ts
-                                   LIMIT 1) AS first_bucket ON true
-                WHERE recent.buckets = :recentBuckets) AS starts ON true
-            """;
-
-    // at most this many buckets since the earliest window start are read in one range scan; a key with
-    // this many is probed per window start instead
-    static final int RECENT_BUCKETS = 32;
-
     // a key's row: its latest bucket (null without buckets), and its window starts as read (null when
     // remembered)
     private record KeyRow(ScopeKey key, LatestBucket latest, WindowStarts starts, boolean bucketIn24h) {}
-
-    private static final List<Window> USAGE_WINDOWS =
-            Arrays.stream(Window.values()).filter(Window::countsUsage).toList();
 
     private final JdbcOperations jdbc;
     private final WindowCalendar calendar;
@@ -179,13 +102,14 @@ class RunningUsageRepository {
         }
         Supplier<List<KeyRow>> latestRows = remembered.isEmpty()
                 ? List::of
-                : trip.query(table.sql(SELECT_LATEST), table.parameters(remembered.keySet()), rs -> {
-                    List<KeyRow> read = new ArrayList<>(remembered.size());
-                    while (rs.next()) {
-                        read.add(new KeyRow(table.scopeKey(rs), latestBucket(rs), null, false));
-                    }
-                    return read;
-                });
+                : trip.query(
+                        table.sql(UsageReadStatements.SELECT_LATEST), table.parameters(remembered.keySet()), rs -> {
+                            List<KeyRow> read = new ArrayList<>(remembered.size());
+                            while (rs.next()) {
+                                read.add(new KeyRow(table.scopeKey(rs), latestBucket(rs), null, false));
+                            }
+                            return read;
+                        });
         Supplier<List<KeyRow>> startRows =
                 unremembered.isEmpty() ? List::of : withWindowStarts(table, unremembered, bucket, trip);
         return () -> {
@@ -209,13 +133,13 @@ class RunningUsageRepository {
                         "earliestStart",
                         utcTimestamp(starts.stream().min(Instant::compareTo).orElseThrow())
                                 .toString())
-                .addValue("recentBuckets", RECENT_BUCKETS);
-        return trip.query(table.sql(SELECT_USAGE), parameters, rs -> {
+                .addValue("recentBuckets", UsageReadStatements.RECENT_BUCKETS);
+        return trip.query(table.sql(UsageReadStatements.SELECT_USAGE), parameters, rs -> {
             List<KeyRow> read = new ArrayList<>(keys.size());
             while (rs.next()) {
                 ScopeKey key = table.scopeKey(rs);
                 LatestBucket latest = latestBucket(rs);
-                if (rs.getInt("recent_buckets") < RECENT_BUCKETS) {
+                if (rs.getInt("recent_buckets") < UsageReadStatements.RECENT_BUCKETS) {
                     RecentBuckets recent = RecentBuckets.of(rs);
                     read.add(new KeyRow(
                             key, latest, windowStarts(recent, starts, latest), recent.anySince(starts.get(0))));
@@ -230,7 +154,7 @@ class RunningUsageRepository {
     // the first hour of each window that counts usage, in Window order (24h first); SELECT_USAGE reads
     // them as UTC timestamps in text, since the driver binds no array of date-times
     private List<Instant> windowStartInstants(Instant bucket) {
-        return USAGE_WINDOWS.stream()
+        return Window.USAGE_WINDOWS.stream()
                 .map(window -> calendar.startFor(window, bucket))
                 .toList();
     }
@@ -303,8 +227,8 @@ class RunningUsageRepository {
     // the starts of the windows that begin at these hours (Window order), from the key's recent buckets
     private static WindowStarts windowStarts(RecentBuckets recent, List<Instant> starts, LatestBucket latest) {
         Map<Window, WindowStarts.Before> byWindow = new EnumMap<>(Window.class);
-        for (int i = 0; i < USAGE_WINDOWS.size(); i++) {
-            byWindow.put(USAGE_WINDOWS.get(i), recent.before(starts.get(i), latest));
+        for (int i = 0; i < Window.USAGE_WINDOWS.size(); i++) {
+            byWindow.put(Window.USAGE_WINDOWS.get(i), recent.before(starts.get(i), latest));
         }
         return new WindowStarts(byWindow, latest == null ? 0 : latest.rewrites());
     }
@@ -313,8 +237,8 @@ class RunningUsageRepository {
         BigDecimal[] amounts = (BigDecimal[]) rs.getArray("amounts_before").getArray();
         Long[] counts = (Long[]) rs.getArray("counts_before").getArray();
         Map<Window, WindowStarts.Before> byWindow = new EnumMap<>(Window.class);
-        for (int i = 0; i < USAGE_WINDOWS.size(); i++) {
-            byWindow.put(USAGE_WINDOWS.get(i), new WindowStarts.Before(amounts[i], counts[i]));
+        for (int i = 0; i < Window.USAGE_WINDOWS.size(); i++) {
+            byWindow.put(Window.USAGE_WINDOWS.get(i), new WindowStarts.Before(amounts[i], counts[i]));
         }
         return new WindowStarts(byWindow, latest == null ? 0 : latest.rewrites());
     }

@@ -23,7 +23,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Window starts read for a key seen for the first time: from one range scan of its buckets since the
- * earliest window start when it has fewer than {@link RunningUsageRepository#RECENT_BUCKETS} of them,
+ * earliest window start when it has fewer than {@link UsageReadStatements#RECENT_BUCKETS} of them,
  * by a probe per window start when it has more. Either way a window's usage must be the plain sum of its
  * buckets ({@link SummedUsage}), with buckets on, just before and long before every window's first hour.
  */
@@ -76,9 +76,9 @@ class RecentBucketsIT {
     void keysAroundTheRangeScansSizeAgreeWithTheSumsWhicheverWayTheyAreRead() {
         for (int recent : new int[] {
             0,
-            RunningUsageRepository.RECENT_BUCKETS - 1,
-            RunningUsageRepository.RECENT_BUCKETS,
-            RunningUsageRepository.RECENT_BUCKETS + 1,
+            UsageReadStatements.RECENT_BUCKETS - 1,
+            UsageReadStatements.RECENT_BUCKETS,
+            UsageReadStatements.RECENT_BUCKETS + 1,
             400
         }) {
             BusinessKey key = ownKeys.newKey();
