@@ -56,6 +56,7 @@ public final class ConvertedDecisions {
                 decision.captured(),
                 decision.overCaptured(),
                 conversion,
-                decision.replayed());
+                decision.replayed(),
+                null);
     }
 }

@@ -24,6 +24,7 @@ import java.util.UUID;
  * @param overCaptured for a CAPTURED capture, what it counted anew in the current hour; null otherwise
  * @param conversion for an event in another currency than the limit currency, what it counted and at which
  *     rate (every figure about what is counted is in the limit currency); null otherwise
+ * @param documents given as null: each decision makes its own memo of its documents
  */
 public record Decision(
         UUID dedupeId,
@@ -44,12 +45,14 @@ public record Decision(
         Long captured,
         Long overCaptured,
         Conversion conversion,
-        boolean replayed) {
+        boolean replayed,
+        DecisionDocuments documents) {
 
     public Decision {
         errors = List.copyOf(errors);
         dedupeConflict = List.copyOf(dedupeConflict);
         scopes = List.copyOf(scopes);
+        documents = new DecisionDocuments();
     }
 
     /**
@@ -131,7 +134,8 @@ public record Decision(
                 captured,
                 overCaptured,
                 conversion,
-                replayed);
+                replayed,
+                null);
     }
 
     /**
@@ -210,7 +214,8 @@ public record Decision(
                 captured,
                 overCaptured,
                 null,
-                false);
+                false,
+                null);
     }
 
     public static Decision invalid(UUID dedupeId, EventFields fields, List<FieldError> errors, Instant decidedAt) {
@@ -233,7 +238,8 @@ public record Decision(
                 null,
                 null,
                 null,
-                false);
+                false,
+                null);
     }
 
     /** The same decision, marked as a re-publication of one made earlier. */
@@ -266,7 +272,8 @@ public record Decision(
                 captured,
                 overCaptured,
                 conversion,
-                true);
+                true,
+                null);
     }
 
     /**

@@ -104,12 +104,12 @@ public final class DecisionJson {
                 json.writeStringProperty("bucket_ts", decision.bucketTs().toString());
             } else {
                 json.writeName("usage");
-                json.writeRawValue(usage(decision.usage(), decision.limits()));
+                json.writeRawValue(usage(decision));
                 json.writeName("limits");
                 json.writeRawValue(limits(decision.limits()));
                 if (!decision.scopes().isEmpty()) {
                     json.writeName("scopes");
-                    json.writeRawValue(scopes(decision.scopes()));
+                    json.writeRawValue(scopes(decision));
                 }
                 json.writeStringProperty("bucket_ts", decision.bucketTs().toString());
                 writeAvailable(json, decision.available());
@@ -128,6 +128,11 @@ public final class DecisionJson {
      */
     public static String usage(Usage usage, Limits limits) {
         return UsageJson.text(usage, limits);
+    }
+
+    /** The decision's usage document ({@link #usage(Usage, Limits)}), written once per decision. */
+    public static String usage(Decision decision) {
+        return decision.documents().usage(() -> usage(decision.usage(), decision.limits()));
     }
 
     /** The usage of a stored document; a window it does not report (no limit in force) reads as zero. */
@@ -186,6 +191,11 @@ public final class DecisionJson {
                     .append('}');
         }
         return text.append('}').toString();
+    }
+
+    /** The decision's scopes document ({@link #scopes(List)}), written once per decision; null without scopes. */
+    public static String scopes(Decision decision) {
+        return decision.scopes().isEmpty() ? null : decision.documents().scopes(() -> scopes(decision.scopes()));
     }
 
     /** The scopes of a stored document, in their order; none for a null one. */

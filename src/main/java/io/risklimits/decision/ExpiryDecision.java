@@ -60,6 +60,7 @@ public final class ExpiryDecision {
                 null,
                 null,
                 null,
-                false);
+                false,
+                null);
     }
 }

@@ -67,7 +67,8 @@ class DecisionJsonTest {
                 null,
                 null,
                 null,
-                false);
+                false,
+                null);
 
         byte[] message = DecisionJson.message(decision);
 

@@ -83,7 +83,8 @@ final class RequestLogRow {
                 rs.getObject("captured", Long.class),
                 rs.getObject("over_captured", Long.class),
                 conversion(rs),
-                false);
+                false,
+                null);
     }
 
     /** The conversion of the columns counted_amount, fx_currency, fx_rate, fx_valid_from; null when none. */

@@ -140,7 +140,7 @@ class RequestLogWriter {
                 .with("limitSets", limitSets.keySet().toArray(String[]::new))
                 .add("shadowDecisions", RequestLogWriter::shadowDecision, String[]::new)
                 .add("shadowReasons", RequestLogWriter::shadowReason, String[]::new)
-                .add("scopes", decision -> DecisionJson.scopes(decision.scopes()), String[]::new)
+                .add("scopes", DecisionJson::scopes, String[]::new)
                 .add("holdExpiresAts", decision -> timestamptzText(decision.holdExpiresAt()), String[]::new);
         trip.execute(INSERT_LIMIT_CHECKED_DECISIONS, parameters.parameters());
     }
@@ -166,7 +166,7 @@ class RequestLogWriter {
                 .add("holdExpiresAts", decision -> timestamptzText(decision.holdExpiresAt()), String[]::new)
                 .add("captured", Decision::captured, Long[]::new)
                 .add("overCaptured", Decision::overCaptured, Long[]::new)
-                .add("scopes", decision -> DecisionJson.scopes(decision.scopes()), String[]::new);
+                .add("scopes", DecisionJson::scopes, String[]::new);
         trip.execute(INSERT_FOLLOW_UP_DECISIONS, parameters.parameters());
     }
 
@@ -210,9 +210,7 @@ class RequestLogWriter {
                         String[]::new)
                 .add(
                         "usages",
-                        decision -> decision.usage() == null
-                                ? null
-                                : DecisionJson.usage(decision.usage(), decision.limits()),
+                        decision -> decision.usage() == null ? null : DecisionJson.usage(decision),
                         String[]::new);
     }
 
