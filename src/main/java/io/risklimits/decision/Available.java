@@ -2,7 +2,6 @@ package io.risklimits.decision;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * How much one more authorization of a key could take right after a decision: at every scope the decision
@@ -15,6 +14,8 @@ import java.util.Map;
  * @param window the window that binds the amount
  */
 public record Available(long amount, Long count, Scope scope, Window window) {
+
+    private static final List<Window> WINDOWS = List.of(Window.values());
 
     /**
      * The headroom after a decision on an authorization or an increment: an approved authorization counts
@@ -43,9 +44,13 @@ public record Available(long amount, Long count, Scope scope, Window window) {
         Available smallest = null;
         Long count = null;
         for (ScopeCheck check : checks) {
-            for (Map.Entry<Window, Limit> entry : check.limits().byWindow().entrySet()) {
-                Window window = entry.getKey();
-                Limit limit = entry.getValue();
+            // every window in force, in Window order; looked up rather than iterated, so that no view
+            // of the limits' map is made per decision
+            for (Window window : WINDOWS) {
+                if (!check.limits().inForce(window)) {
+                    continue;
+                }
+                Limit limit = check.limits().of(window);
                 Tally after = check.usage().of(window).plus(counted);
                 if (limit.maxAmount() != null) {
                     long left =
