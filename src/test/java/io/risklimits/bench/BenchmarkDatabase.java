@@ -1,5 +1,8 @@
 package io.risklimits.bench;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -535,13 +538,36 @@ final class BenchmarkDatabase {
         }
     }
 
-    /** The pid of the server's postmaster (the parent of a session's backend), if /proc shows it. */
+    /**
+     * The pid of the server's postmaster, if this machine shows it: the first line of postmaster.pid in
+     * its data directory, or else the parent of a session's backend; checked to be a running postgres
+     * process (else ProcessCpu would count none of the server's CPU and report it idle).
+     */
     synchronized OptionalLong postmasterPid() {
         if (postmaster == null) {
-            Long backend = jdbc.queryForObject("SELECT pg_backend_pid()::bigint", Long.class);
-            postmaster = backend == null ? OptionalLong.empty() : ProcessCpu.parentOf(backend);
+            OptionalLong fromPidFile = postmasterPidFile();
+            postmaster = fromPidFile.isPresent() ? fromPidFile : parentOfABackend();
+            if (postmaster.isPresent() && !ProcessCpu.isPostgres(postmaster.getAsLong())) {
+                System.out.println("Benchmark: PostgreSQL's postmaster pid " + postmaster.getAsLong()
+                        + " is no running postgres process: its CPU is not read");
+            }
         }
         return postmaster;
+    }
+
+    private OptionalLong postmasterPidFile() {
+        try {
+            Path pidFile = Path.of(jdbc.queryForObject("SHOW data_directory", String.class), "postmaster.pid");
+            return OptionalLong.of(
+                    Long.parseLong(Files.readAllLines(pidFile).get(0).strip()));
+        } catch (IOException | RuntimeException unreadable) {
+            return OptionalLong.empty();
+        }
+    }
+
+    private OptionalLong parentOfABackend() {
+        Long backend = jdbc.queryForObject("SELECT pg_backend_pid()::bigint", Long.class);
+        return backend == null ? OptionalLong.empty() : ProcessCpu.parentOf(backend);
     }
 
     /**

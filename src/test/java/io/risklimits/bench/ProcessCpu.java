@@ -25,9 +25,15 @@ record ProcessCpu(long postgresTicks, long jvmNanos) {
     // USER_HZ: the unit of /proc's CPU times, 100 on every Linux architecture the JVM runs on
     private static final double MILLIS_PER_TICK = 10;
 
-    /** The CPU of the server whose postmaster has this pid (empty: of every postgres process) and of this JVM. */
+    /**
+     * The CPU of the server whose postmaster has this pid (empty: of every postgres process) and of this
+     * JVM; nothing when the pid is not a running postgres process, rather than a server that seems idle.
+     */
     static Optional<ProcessCpu> now(OptionalLong postmaster) {
         if (!(ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os)) {
+            return Optional.empty();
+        }
+        if (postmaster.isPresent() && !isPostgres(postmaster.getAsLong())) {
             return Optional.empty();
         }
         try (Stream<Path> processes = Files.list(Path.of("/proc"))) {
@@ -38,6 +44,16 @@ record ProcessCpu(long postgresTicks, long jvmNanos) {
             return Optional.of(new ProcessCpu(ticks, os.getProcessCpuTime()));
         } catch (IOException | RuntimeException unavailable) {
             return Optional.empty();
+        }
+    }
+
+    /** Whether the process runs and is a PostgreSQL server process. */
+    static boolean isPostgres(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            return stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).equals("postgres");
+        } catch (IOException | RuntimeException gone) {
+            return false;
         }
     }
 
