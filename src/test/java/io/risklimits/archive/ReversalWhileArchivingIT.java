@@ -72,7 +72,12 @@ class ReversalWhileArchivingIT {
         service.close();
     }
 
-    /** The original, approved and counted an hour before the cutoff; the cursor two hours before it. */
+    /**
+     * The original, approved and counted an hour before the cutoff; the cursor two hours before it. The
+     * archiver runs from the cursor to its retention cutoff, so every row from the cursor to a day ago
+     * (other test classes' rows past retention among them) is deleted first: the rows it deletes are
+     * this test's alone, whatever the hour and whatever ran before.
+     */
     @BeforeEach
     void anOriginalPastRetention() {
         HourBoundary.awaitClearOfTheNextHour(Duration.ofMinutes(3));
@@ -80,7 +85,10 @@ class ReversalWhileArchivingIT {
                 "SELECT date_trunc('hour', (now() AT TIME ZONE 'UTC') - interval '32 days')", LocalDateTime.class);
         db.update("DELETE FROM risk_archive_lease");
         for (String table : new String[] {"risk_hourly_agg", "risk_request_log", "risk_keyless_request_log"}) {
-            db.update("DELETE FROM " + table + " WHERE bucket_ts >= ? AND bucket_ts < ?", cutoff.minusHours(2), cutoff);
+            db.update(
+                    "DELETE FROM " + table + " WHERE bucket_ts >= ? AND bucket_ts < ?",
+                    cutoff.minusHours(2),
+                    cutoff.plusDays(31));
         }
         db.update("DELETE FROM risk_archive_cursor");
         db.update("INSERT INTO risk_archive_cursor (cursor_ts) VALUES (?)", cutoff.minusHours(2));
