@@ -1,8 +1,10 @@
 package io.risklimits.limits;
 
 import io.risklimits.decision.BusinessKey;
+import io.risklimits.decision.Direction;
 import io.risklimits.decision.Limit;
 import io.risklimits.decision.Limits;
+import io.risklimits.decision.Scope;
 import io.risklimits.decision.ScopeKey;
 import io.risklimits.decision.Window;
 import java.util.EnumMap;
@@ -11,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
@@ -24,6 +27,16 @@ public final class LimitTable {
     private final RowsByScope enforced;
     private final RowsByScope shadow;
     private final Set<Window> windowsInUse;
+    // The limits of a scope key whose owner has no rows of its own depend on its scope, channel and
+    // direction alone: resolved once per such shape and shared, so the decider's lookups (one per scope
+    // key of every event) neither match the rows again nor build new maps. Part of this snapshot: a
+    // change to risk_limit is seen through a new table (LimitCatalog's refresh), whose memo starts
+    // empty. Bounded, since channels come from events; past the bound a shape is resolved every time.
+    private final Map<Shape, Limits> byShape = new ConcurrentHashMap<>();
+
+    private static final int MAX_SHAPES = 4096;
+
+    private record Shape(Scope scope, String channel, Direction direction) {}
 
     public LimitTable(List<LimitRow> rows) {
         this.enforced = new RowsByScope(
@@ -42,6 +55,21 @@ public final class LimitTable {
 
     /** The enforced limits of the scope key, with its shadow set when a shadow row matches it. */
     public Limits limitsFor(ScopeKey key) {
+        if (enforced.hasRowsOf(key.owner()) || shadow.hasRowsOf(key.owner())) {
+            return resolve(key);
+        }
+        Shape shape = new Shape(key.scope(), key.channel(), key.direction());
+        Limits limits = byShape.get(shape);
+        if (limits == null) {
+            limits = resolve(key);
+            if (byShape.size() < MAX_SHAPES) {
+                byShape.put(shape, limits);
+            }
+        }
+        return limits;
+    }
+
+    private Limits resolve(ScopeKey key) {
         Map<Window, LimitRow> enforcedRows = enforced.winningRows(key);
         Limits limits = new Limits(limitsOf(enforcedRows));
         // resolved once per event on the decider's hot path: without shadow rows there is nothing to match
@@ -117,6 +145,10 @@ public final class LimitTable {
             this.rowsByOwner = rows.stream()
                     .filter(row -> row.ownerId() != null)
                     .collect(Collectors.groupingBy(LimitRow::ownerId));
+        }
+
+        boolean hasRowsOf(UUID owner) {
+            return rowsByOwner.containsKey(owner);
         }
 
         boolean isEmpty() {

@@ -229,6 +229,42 @@ class LimitTableTest {
                 .isEqualTo(Outcome.rejectedFor(Reason.ENTITY_LIMIT_24H_AMOUNT));
     }
 
+    @Test
+    void keysOfOneShapeWithoutRowsOfTheirOwnShareTheirLimitsAndOthersDoNot() {
+        LimitTable table = new LimitTable(List.of(
+                DEFAULT_24H,
+                new LimitRow("CARD", "OUT", null, Window.LAST_24_HOURS, 50_000, 20),
+                scoped(Scope.ENTITY, "*", null, null, 70_000)));
+        BusinessKey one = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+        BusinessKey another = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+
+        assertThat(table.limitsFor(another)).isSameAs(table.limitsFor(one));
+        assertThat(table.limitsFor(new BusinessKey(one.entityId(), "ACH", Direction.OUT))
+                        .of(Window.LAST_24_HOURS))
+                .isEqualTo(new Limit(1_000_000L, 100L));
+        assertThat(table.limitsFor(new BusinessKey(one.entityId(), "CARD", Direction.IN))
+                        .of(Window.LAST_24_HOURS))
+                .isEqualTo(new Limit(1_000_000L, 100L));
+        assertThat(table.limitsFor(ScopeKey.countedAt(one, null).get(1)).of(Window.LAST_24_HOURS))
+                .as("another scope of the same channel and direction")
+                .isEqualTo(new Limit(70_000L, 70_000L));
+    }
+
+    @Test
+    void anOwnerWithRowsOfItsOwnGetsThemAfterOthersOfItsShapeWereResolved() {
+        LimitTable table = new LimitTable(List.of(
+                new LimitRow("CARD", "OUT", null, Window.LAST_24_HOURS, 50_000, 20),
+                new LimitRow("CARD", "OUT", ENTITY, Window.LAST_24_HOURS, 3_000, 5),
+                shadow(scoped(Scope.ACCOUNT, "*", null, ACCOUNT, 300))));
+        table.limitsFor(new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT));
+        table.limitsFor(new ScopeKey(Scope.ACCOUNT, UUID.randomUUID(), "*", Direction.OUT));
+
+        assertThat(table.limitsFor(CARD_OUT).of(Window.LAST_24_HOURS)).isEqualTo(new Limit(3_000L, 5L));
+        assertThat(table.limitsFor(COUNTED_AT.get(3)).shadow().of(Window.LAST_24_HOURS))
+                .as("an owner with a shadow row of its own only")
+                .isEqualTo(new Limit(300L, 300L));
+    }
+
     /** An enforced 24h row of the scope, direction OUT, whose amount and count are both limit. */
     private static LimitRow scoped(Scope scope, String channel, UUID entity, UUID account, long limit) {
         return new LimitRow(
