@@ -127,7 +127,7 @@ record BenchmarkOptions(
                 // a measured phase, as long as any other at least
                 max(phase, Duration.ofSeconds(integer(properties, "bench.latency-seconds", quick ? 5 : 20))),
                 Duration.ofSeconds(integer(properties, "bench.latency-settle-seconds", quick ? 3 : 5)),
-                Duration.ofSeconds(integer(properties, "bench.warm-up-seconds", quick ? 10 : 45)),
+                Duration.ofSeconds(integer(properties, "bench.warm-up-seconds", quick ? 30 : 45)),
                 properties.getProperty("bench.synchronous-commit", "on"),
                 Duration.ofMinutes(integer(properties, "bench.timeout-minutes", 10)),
                 Long.parseLong(properties.getProperty("bench.seed", "20261123")),
