@@ -24,6 +24,8 @@ import java.util.stream.Collectors;
  */
 public final class LimitTable {
 
+    private static final int MAX_SHAPES = 4096;
+
     private final RowsByScope enforced;
     private final RowsByScope shadow;
     private final Set<Window> windowsInUse;
@@ -33,8 +35,6 @@ public final class LimitTable {
     // change to risk_limit is seen through a new table (LimitCatalog's refresh), whose memo starts
     // empty. Bounded, since channels come from events; past the bound a shape is resolved every time.
     private final Map<Shape, Limits> byShape = new ConcurrentHashMap<>();
-
-    private static final int MAX_SHAPES = 4096;
 
     private record Shape(Scope scope, String channel, Direction direction) {}
 
@@ -55,7 +55,8 @@ public final class LimitTable {
 
     /** The enforced limits of the scope key, with its shadow set when a shadow row matches it. */
     public Limits limitsFor(ScopeKey key) {
-        if (enforced.hasRowsOf(key.owner()) || shadow.hasRowsOf(key.owner())) {
+        UUID owner = key.owner();
+        if (enforced.hasRowsOf(owner) || shadow.hasRowsOf(owner)) {
             return resolve(key);
         }
         Shape shape = new Shape(key.scope(), key.channel(), key.direction());
