@@ -265,6 +265,19 @@ class LimitTableTest {
                 .isEqualTo(new Limit(300L, 300L));
     }
 
+    @Test
+    void aTableOfChangedRowsResolvesAfreshWhatAnEarlierTableRemembered() {
+        BusinessKey key = new BusinessKey(UUID.randomUUID(), "CARD", Direction.OUT);
+        LimitTable before =
+                new LimitTable(List.of(new LimitRow("CARD", "OUT", null, Window.LAST_24_HOURS, 50_000, 20)));
+        LimitTable after = new LimitTable(List.of(new LimitRow("CARD", "OUT", null, Window.LAST_24_HOURS, 7_000, 3)));
+
+        assertThat(before.limitsFor(key).of(Window.LAST_24_HOURS)).isEqualTo(new Limit(50_000L, 20L));
+        assertThat(after.limitsFor(key).of(Window.LAST_24_HOURS))
+                .as("a refresh of risk_limit is a new table: nothing remembered of the one before")
+                .isEqualTo(new Limit(7_000L, 3L));
+    }
+
     /** An enforced 24h row of the scope, direction OUT, whose amount and count are both limit. */
     private static LimitRow scoped(Scope scope, String channel, UUID entity, UUID account, long limit) {
         return new LimitRow(
