@@ -17,6 +17,8 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
+import org.postgresql.core.BaseConnection;
+import org.postgresql.core.TransactionState;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.context.annotation.Bean;
@@ -24,7 +26,7 @@ import org.springframework.context.annotation.Bean;
 /**
  * Counts the service's round trips to PostgreSQL: every statement executed (a statement text of several
  * statements is sent as one message sequence with one sync, so it is one) and every commit and
- * rollback, on every connection of the service's pool. Given to the service under test as an extra
+ * rollback the driver sends (one of an open transaction), on every connection of the service's pool. Given to the service under test as an extra
  * configuration source: the pool stays the service's own, with its settings; only the connections it
  * opens come through a counting wrapper. Validation queries of idle connections are not counted.
  */
@@ -108,7 +110,9 @@ final class RoundTripCounting {
                     RoundTripCounting.class.getClassLoader(),
                     new Class<?>[] {Connection.class},
                     (proxy, method, args) -> {
-                        if (ENDINGS.contains(method.getName()) && (args == null || args.length == 0)) {
+                        if (ENDINGS.contains(method.getName())
+                                && (args == null || args.length == 0)
+                                && transactionOpen(connection)) {
                             count.incrementAndGet();
                         }
                         Object result = invoke(connection, method, args);
@@ -116,6 +120,14 @@ final class RoundTripCounting {
                                 ? countingStatement(statement, count)
                                 : result;
                     });
+        }
+
+        /**
+         * Whether the driver has a transaction open, and so sends a commit or rollback: one committed by a
+         * statement of its own (the decider's writes end with COMMIT) has none left to end.
+         */
+        private static boolean transactionOpen(Connection connection) throws SQLException {
+            return connection.unwrap(BaseConnection.class).getTransactionState() != TransactionState.IDLE;
         }
 
         private static Statement countingStatement(Statement statement, AtomicLong count) {

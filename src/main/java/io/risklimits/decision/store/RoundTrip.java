@@ -36,9 +36,12 @@ final class RoundTrip {
 
     private record Statement(String sql, Object[] values, ResultSetExtractor<?> reader, Answer<Object> answer) {}
 
+    private static final MapSqlParameterSource EMPTY = new MapSqlParameterSource();
+
     private final JdbcOperations jdbc;
     private final List<Statement> statements = new ArrayList<>();
     private boolean ran;
+    private boolean committed;
 
     RoundTrip(JdbcOperations jdbc) {
         this.jdbc = jdbc;
@@ -71,6 +74,15 @@ final class RoundTrip {
             }
             return changed;
         });
+    }
+
+    /**
+     * Adds the commit of the transaction, which runs only if every statement before it succeeded; the
+     * last statement of the round trip.
+     */
+    void commit() {
+        add("COMMIT", EMPTY, null, null);
+        committed = true;
     }
 
     /** Sends the statements, waits for all the answers; once. */
@@ -114,8 +126,8 @@ final class RoundTrip {
 
     private void add(
             String sql, MapSqlParameterSource parameters, ResultSetExtractor<?> reader, Answer<Object> answer) {
-        if (ran) {
-            throw new IllegalStateException("the round trip has run");
+        if (ran || committed) {
+            throw new IllegalStateException(ran ? "the round trip has run" : "the round trip commits last");
         }
         ParsedSql parsed = PARSED.get(sql);
         statements.add(new Statement(
