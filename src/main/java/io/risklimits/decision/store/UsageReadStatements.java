@@ -31,7 +31,9 @@ final class UsageReadStatements {
     // start (:windowStarts, in Window order, the 24h window's first), each an index-only scan (the
     // starts arrays, and bucket_in_24h: the key has a bucket in the last 24 hours, which the archiver
     // cannot delete, so its starts may be remembered, WindowStarts).
-    // Buckets after the decision's bucket are counted too, as in HourlyUsageRepository. A template for
+    // A bucket's epoch is date_part's double precision, exact for whole seconds, not extract's numeric,
+    // whose arithmetic is slower. Buckets after the decision's bucket are counted too, as in HourlyUsageRepository. A
+    // template for
     // either bucket table (BucketTable).
     static final String SELECT_USAGE = """
             SELECT {key.columns},
@@ -49,7 +51,7 @@ final class UsageReadStatements {
                                LIMIT 1) AS latest ON true
             LEFT JOIN LATERAL (
                 SELECT count(*) AS buckets,
-                       array_agg(CAST(extract(epoch FROM since_earliest.bucket_ts) AS bigint)
+                       array_agg(CAST(date_part('epoch', since_earliest.bucket_ts) AS bigint)
                                  ORDER BY since_earliest.bucket_ts) AS bucket_epochs,
                        array_agg(since_earliest.amount_before ORDER BY since_earliest.bucket_ts) AS amounts_before,
                        array_agg(since_earliest.count_before ORDER BY since_earliest.bucket_ts) AS counts_before
