@@ -56,6 +56,11 @@ class DecisionBenchmark {
     // a warm-up round whose JIT compiling took less than this share of one core ends the warm-up
     private static final double SETTLED_JIT_CORES = 0.05;
     private static final int WARM_UP_PACED_SECONDS = 5;
+    // the batched service's warm-up streams: every decision path a measured scenario takes (reversals,
+    // holds with their captures, increments and expiries, conversions, account scopes) is compiled before
+    // its first measured phase
+    private static final List<Scenario> WARM_UP_SCENARIOS =
+            List.of(Scenario.REVERSAL_MIX, Scenario.HOLDS_MIX, Scenario.FX_MIX, Scenario.ALL_SCOPES);
 
     private final BenchmarkOptions options = BenchmarkOptions.fromSystemProperties();
     private final TestInfrastructure infrastructure = TestInfrastructure.get();
@@ -663,14 +668,21 @@ class DecisionBenchmark {
         /**
          * Rounds of a burst (as fast as it goes) and a paced stretch (at the latency phase's share of
          * the burst's rate), until the JIT compiler has settled or the warm-up limit has passed. The
-         * figures are thrown away.
+         * figures are thrown away. The batched service's rounds take the streams of WARM_UP_SCENARIOS in
+         * turn, and the warm-up ends no sooner than each has had one; the per-event baseline's take the
+         * reversal mix only (it decides every event as an authorization).
          */
         void warmUp(ServiceUnderTest service, BenchmarkKeys keys, int eventsPerRound) {
             RunningService.Topics topics = service.topics();
-            // with reversals: every scenario's code is compiled before its first measured phase
-            EventStream stream = new EventStream(Scenario.REVERSAL_MIX, keys, options.seed());
+            List<EventStream> streams = (service.mode().equals(BATCHED)
+                            ? WARM_UP_SCENARIOS
+                            : List.of(Scenario.REVERSAL_MIX))
+                    .stream()
+                            .map(scenario -> new EventStream(scenario, keys, options.seed()))
+                            .toList();
             long deadline = System.nanoTime() + options.warmUpLimit().toNanos();
             for (int round = 1; ; round++) {
+                EventStream stream = streams.get((round - 1) % streams.size());
                 Optional<JitActivity> jitBefore = JitActivity.now();
                 long startedNanos = System.nanoTime();
                 Map<TopicPartition, Long> before = kafka.endOffsets(topics.decisions());
@@ -684,13 +696,15 @@ class DecisionBenchmark {
                 Optional<Double> jitCores =
                         jitBefore.flatMap(earlier -> JitActivity.now().map(later -> later.coresSince(earlier)));
                 System.out.printf(
-                        "Benchmark: warm-up %s round %d: %.0f s, JIT compiling %s%n",
+                        "Benchmark: warm-up %s round %d (%s): %.0f s, JIT compiling %s%n",
                         service.mode(),
                         round,
+                        stream.scenario().name(),
                         secondsSince(startedNanos),
                         jitCores.map(cores -> String.format("%.2f cores", cores))
                                 .orElse("(not reported)"));
-                if (jitCores.orElse(0.0) < SETTLED_JIT_CORES || System.nanoTime() > deadline) {
+                boolean everyStreamRan = round >= streams.size();
+                if ((everyStreamRan && jitCores.orElse(0.0) < SETTLED_JIT_CORES) || System.nanoTime() > deadline) {
                     return;
                 }
             }

@@ -62,6 +62,11 @@ final class EventStream {
         this.wideOrder = scenario.wideKeys() ? shuffled(keys.size(), new Random(~seed)) : null;
     }
 
+    /** The scenario whose events this stream produces. */
+    Scenario scenario() {
+        return scenario;
+    }
+
     private static int[] shuffled(int size, Random random) {
         int[] order = new int[size];
         for (int i = 0; i < size; i++) {
