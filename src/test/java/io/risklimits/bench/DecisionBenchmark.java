@@ -674,12 +674,11 @@ class DecisionBenchmark {
          */
         void warmUp(ServiceUnderTest service, BenchmarkKeys keys, int eventsPerRound) {
             RunningService.Topics topics = service.topics();
-            List<EventStream> streams = (service.mode().equals(BATCHED)
-                            ? WARM_UP_SCENARIOS
-                            : List.of(Scenario.REVERSAL_MIX))
-                    .stream()
-                            .map(scenario -> new EventStream(scenario, keys, options.seed()))
-                            .toList();
+            List<Scenario> scenarios =
+                    service.mode().equals(BATCHED) ? WARM_UP_SCENARIOS : List.of(Scenario.REVERSAL_MIX);
+            List<EventStream> streams = scenarios.stream()
+                    .map(scenario -> new EventStream(scenario, keys, options.seed()))
+                    .toList();
             long deadline = System.nanoTime() + options.warmUpLimit().toNanos();
             for (int round = 1; ; round++) {
                 EventStream stream = streams.get((round - 1) % streams.size());

@@ -26,9 +26,9 @@ import org.springframework.context.annotation.Bean;
 /**
  * Counts the service's round trips to PostgreSQL: every statement executed (a statement text of several
  * statements is sent as one message sequence with one sync, so it is one) and every commit and
- * rollback the driver sends (one of an open transaction), on every connection of the service's pool. Given to the service under test as an extra
- * configuration source: the pool stays the service's own, with its settings; only the connections it
- * opens come through a counting wrapper. Validation queries of idle connections are not counted.
+ * rollback the driver sends (one of an open transaction), on every connection of the service's pool.
+ * Given to the service under test as an extra configuration source: the pool stays the service's own,
+ * with its settings; only the connections it opens come through a counting wrapper. Validation queries of idle connections are not counted.
  */
 final class RoundTripCounting {
 

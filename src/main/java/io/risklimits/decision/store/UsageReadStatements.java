@@ -32,9 +32,8 @@ final class UsageReadStatements {
     // starts arrays, and bucket_in_24h: the key has a bucket in the last 24 hours, which the archiver
     // cannot delete, so its starts may be remembered, WindowStarts).
     // A bucket's epoch is date_part's double precision, exact for whole seconds, not extract's numeric,
-    // whose arithmetic is slower. Buckets after the decision's bucket are counted too, as in HourlyUsageRepository. A
-    // template for
-    // either bucket table (BucketTable).
+    // whose arithmetic is slower. Buckets after the decision's bucket are counted too, as in
+    // HourlyUsageRepository. A template for either bucket table (BucketTable).
     static final String SELECT_USAGE = """
             SELECT {key.columns},
                    latest.bucket_ts AS latest_bucket_ts, latest.running_amount AS latest_running_amount,
