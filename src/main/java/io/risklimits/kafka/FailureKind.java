@@ -59,11 +59,14 @@ public enum FailureKind {
 
     /**
      * Known to be tied to the record: a value the database refuses (SQLSTATE classes 22, data
-     * exception, and 23, integrity constraint violation), a batch whose bucket row moved under it
-     * (decided again record by record), a record too large for the dead-letter topic.
+     * exception, and 23, integrity constraint violation), amounts whose arithmetic leaves the 64-bit
+     * range (a follow-up, or a hold's total, beyond what a bigint of minor units can count), a batch
+     * whose bucket row moved under it (decided again record by record), a record too large for the
+     * dead-letter topic.
      */
     private static boolean isTheRecords(Throwable cause) {
         if (cause instanceof RecordTooLargeException
+                || cause instanceof ArithmeticException
                 || cause instanceof JdbcUpdateAffectedIncorrectNumberOfRowsException) {
             return true;
         }

@@ -1,19 +1,24 @@
 package io.risklimits.decider;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
+import io.risklimits.kafka.DeadLetterPublisher;
 import io.risklimits.support.DecisionMessage;
 import io.risklimits.support.Events;
 import io.risklimits.support.NoRowsLeftBehind;
 import io.risklimits.support.RunningService;
 import io.risklimits.support.TestInfrastructure;
 import io.risklimits.support.TestKafka;
+import java.nio.charset.StandardCharsets;
 import java.sql.Timestamp;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -92,6 +97,59 @@ class CurrenciesDeciderIT {
             assertThat(decisions.get(3).json().has("fx")).isFalse();
             assertThat(decisions.get(4).replayed()).isTrue();
             assertThat(decisions.get(4).withoutReplayedFlag()).isEqualTo(converted.withoutReplayedFlag());
+        }
+    }
+
+    /**
+     * An increment of a hold in kroner whose conversion does not fit a long of cents is tied to its record:
+     * deciding it again would overflow again, so it is dead-lettered after its retries and the partition
+     * moves on to the event after it (retried as a failure of the infrastructure, it would hold the
+     * partition forever).
+     */
+    @Test
+    void anIncrementTooLargeToCountIsDeadLetteredAndThePartitionMovesOn() {
+        kronerRatesWritten.add(db.queryForObject(
+                "INSERT INTO risk_fx_rate (currency, rate, valid_from) VALUES ('DKK', 100000, now() - interval '1 hour')"
+                        + " RETURNING valid_from",
+                Timestamp.class));
+        RunningService.Topics topics = RunningService.Topics.unique();
+        UUID hold = UUID.randomUUID();
+        Map<String, Object> authorization = Events.event(hold, entity, channel, "OUT", 1);
+        authorization.put("currency", "DKK");
+        authorization.put(
+                "hold_expires_at", Instant.now().plus(Duration.ofDays(1)).toString());
+        Map<String, Object> increment = Events.event(UUID.randomUUID(), entity, channel, "OUT", 1_000_000_000_000_000L);
+        increment.put("currency", "DKK");
+        increment.put("type", "INCREMENT");
+        increment.put("original", hold.toString());
+        UUID after = UUID.randomUUID();
+
+        try (RunningService service = RunningService.start(topics, Map.of("risk.roles", "decider"));
+                KafkaProducer<byte[], byte[]> producer = TestKafka.producer()) {
+            for (Map<String, Object> event :
+                    List.of(authorization, increment, Events.event(after, entity, channel, "OUT", 100))) {
+                TestKafka.send(producer, topics.transactions(), 0, key, Events.json(event));
+            }
+            List<DecisionMessage> decisions =
+                    TestKafka.readAtLeast(topics.decisions(), 2, Duration.ofSeconds(90)).stream()
+                            .map(DecisionMessage::of)
+                            .toList();
+            assertThat(decisions)
+                    .extracting(DecisionMessage::dedupeId, DecisionMessage::decision)
+                    .containsExactly(tuple(hold.toString(), "APPROVED"), tuple(after.toString(), "APPROVED"));
+            List<ConsumerRecord<byte[], byte[]>> deadLetters =
+                    TestKafka.readAtLeast(topics.deadLetter(), 1, Duration.ofSeconds(30));
+            assertThat(deadLetters).hasSize(1);
+            assertThat(new String(deadLetters.get(0).value(), StandardCharsets.UTF_8))
+                    .contains(increment.get("dedupe_id").toString());
+            assertThat(new String(
+                            deadLetters
+                                    .get(0)
+                                    .headers()
+                                    .lastHeader(DeadLetterPublisher.ERROR_CLASS)
+                                    .value(),
+                            StandardCharsets.UTF_8))
+                    .contains("ArithmeticException");
         }
     }
 

@@ -59,4 +59,12 @@ class FailureKindTest {
         assertThat(FailureKind.of(new SQLException("violates check constraint", "23514")))
                 .isEqualTo(FailureKind.RECORD);
     }
+
+    /** Deciding it again gives the same overflow: retried forever, it would hold its partition. */
+    @Test
+    void anAmountBeyondTheLongRangeBelongsToTheRecord() {
+        assertThat(FailureKind.of(new BatchListenerFailedException(
+                        "Deciding failed", new ArithmeticException("long overflow"), 1)))
+                .isEqualTo(FailureKind.RECORD);
+    }
 }
