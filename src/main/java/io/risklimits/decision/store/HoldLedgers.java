@@ -40,10 +40,11 @@ class HoldLedgers {
     // The open holds counted at these entity and account scopes that are due by the batch's decision time
     // (the clock its last lock function read, risk_batch_decided_at): the batch expires its own keys' and
     // leaves the others' out of the usage it decides with. Each scope key is one probe of a partial index
-    // of the open holds, so a batch with none due
-    // pays a probe per scope key. An account scope key names the account and direction; its channel is
-    // left to the caller.
-    private static final String SELECT_DUE = """
+    // of the open holds, whatever the statistics say (each LATERAL subquery is planned on its own, OFFSET
+    // 0): joined with every due hold instead, a batch would read all the holds due at other keys, as many
+    // as a sweep that fell behind leaves. A batch with none due pays a probe per scope key. An account
+    // scope key names the account and direction; its channel is left to the caller.
+    static final String SELECT_DUE = """
             SELECT ledger.entity_id, ledger.channel_code, ledger.direction_code, ledger.dedupe_id,
                    ledger.account_id, %1$s, authorization_row.amount, authorization_row.currency,
                    authorization_row.counted_amount, authorization_row.fx_currency, authorization_row.fx_rate,
@@ -56,7 +57,8 @@ class HoldLedgers {
                                       WHERE ledger.entity_id = entity.entity_id
                                         AND ledger.direction_code = entity.direction_code
                                         AND ledger.status = 'OPEN' AND ledger.expires_at IS NOT NULL
-                                        AND ledger.expires_at <= (SELECT risk_batch_decided_at())) AS due
+                                        AND ledger.expires_at <= (SELECT risk_batch_decided_at())
+                                      OFFSET 0) AS due
                   UNION ALL
                   SELECT due.*
                   FROM unnest(CAST(:accountIds AS uuid[]), CAST(:accountDirections AS text[]))
@@ -66,7 +68,8 @@ class HoldLedgers {
                                       WHERE ledger.account_id = account.account_id
                                         AND ledger.direction_code = account.direction_code
                                         AND ledger.status = 'OPEN' AND ledger.expires_at IS NOT NULL
-                                        AND ledger.expires_at <= (SELECT risk_batch_decided_at())) AS due) AS ledger
+                                        AND ledger.expires_at <= (SELECT risk_batch_decided_at())
+                                      OFFSET 0) AS due) AS ledger
             CROSS JOIN LATERAL (SELECT original.amount, original.currency, original.counted_amount, original.fx_currency,
                                        original.fx_rate, original.fx_valid_from
                                 FROM risk_request_log original
