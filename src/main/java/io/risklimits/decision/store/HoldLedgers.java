@@ -37,13 +37,21 @@ class HoldLedgers {
             ledger.parts, ledger.captured, ledger.status, ledger.expires_at, ledger.count_hour, ledger.own_counted,
             ledger.own_captured""";
 
+    // Whether any open hold is due by the batch's decision time, at any key: the left end of the expiry index.
+    private static final String ANY_HOLD_DUE = """
+            EXISTS (SELECT FROM risk_authorization_ledger any_due
+                    WHERE any_due.status = 'OPEN' AND any_due.expires_at IS NOT NULL
+                      AND any_due.expires_at <= (SELECT risk_batch_decided_at()))""";
+
     // The open holds counted at these entity and account scopes that are due by the batch's decision time
     // (the clock its last lock function read, risk_batch_decided_at): the batch expires its own keys' and
     // leaves the others' out of the usage it decides with. Each scope key is one probe of a partial index
     // of the open holds, whatever the statistics say (each LATERAL subquery is planned on its own, OFFSET
     // 0): joined with every due hold instead, a batch would read all the holds due at other keys, as many
-    // as a sweep that fell behind leaves. A batch with none due pays a probe per scope key. An account
-    // scope key names the account and direction; its channel is left to the caller.
+    // as a sweep that fell behind leaves. The probes run only if some hold is due anywhere (ANY_HOLD_DUE,
+    // one probe of the expiry index, evaluated once), so a deployment without holds, or with none due,
+    // pays one probe a batch, not one per scope key. An account scope key names the account and direction; its
+    // channel is left to the caller.
     static final String SELECT_DUE = """
             SELECT ledger.entity_id, ledger.channel_code, ledger.direction_code, ledger.dedupe_id,
                    ledger.account_id, %1$s, authorization_row.amount, authorization_row.currency,
@@ -59,6 +67,7 @@ class HoldLedgers {
                                         AND ledger.status = 'OPEN' AND ledger.expires_at IS NOT NULL
                                         AND ledger.expires_at <= (SELECT risk_batch_decided_at())
                                       OFFSET 0) AS due
+                  WHERE %2$s
                   UNION ALL
                   SELECT due.*
                   FROM unnest(CAST(:accountIds AS uuid[]), CAST(:accountDirections AS text[]))
@@ -69,7 +78,8 @@ class HoldLedgers {
                                         AND ledger.direction_code = account.direction_code
                                         AND ledger.status = 'OPEN' AND ledger.expires_at IS NOT NULL
                                         AND ledger.expires_at <= (SELECT risk_batch_decided_at())
-                                      OFFSET 0) AS due) AS ledger
+                                      OFFSET 0) AS due
+                  WHERE %2$s) AS ledger
             CROSS JOIN LATERAL (SELECT original.amount, original.currency, original.counted_amount, original.fx_currency,
                                        original.fx_rate, original.fx_valid_from
                                 FROM risk_request_log original
@@ -78,7 +88,7 @@ class HoldLedgers {
                                   AND original.direction_code = ledger.direction_code
                                   AND original.dedupe_id = ledger.dedupe_id
                                 OFFSET 0) AS authorization_row
-            """.formatted(LEDGER_COLUMNS);
+            """.formatted(LEDGER_COLUMNS, ANY_HOLD_DUE);
 
     // The ledgers a batch begins: its holds, and the authorizations known from the audit log alone that a
     // follow-up of the batch acted on. expiry_published is false for one the batch also expired, until its
