@@ -49,9 +49,9 @@ class HoldLedgers {
     // of the open holds, whatever the statistics say (each LATERAL subquery is planned on its own, OFFSET
     // 0): joined with every due hold instead, a batch would read all the holds due at other keys, as many
     // as a sweep that fell behind leaves. The probes run only if some hold is due anywhere (ANY_HOLD_DUE,
-    // one probe of the expiry index, evaluated once), so a deployment without holds, or with none due,
-    // pays one probe a batch, not one per scope key. An account scope key names the account and direction; its
-    // channel is left to the caller.
+    // one probe of the expiry index, evaluated once for the statement), so a deployment without holds, or
+    // with none due, pays one probe a batch, not one per scope key. An account scope key names the account
+    // and direction; its channel is left to the caller.
     static final String SELECT_DUE = """
             SELECT ledger.entity_id, ledger.channel_code, ledger.direction_code, ledger.dedupe_id,
                    ledger.account_id, %1$s, authorization_row.amount, authorization_row.currency,
@@ -67,7 +67,6 @@ class HoldLedgers {
                                         AND ledger.status = 'OPEN' AND ledger.expires_at IS NOT NULL
                                         AND ledger.expires_at <= (SELECT risk_batch_decided_at())
                                       OFFSET 0) AS due
-                  WHERE %2$s
                   UNION ALL
                   SELECT due.*
                   FROM unnest(CAST(:accountIds AS uuid[]), CAST(:accountDirections AS text[]))
@@ -78,8 +77,7 @@ class HoldLedgers {
                                         AND ledger.direction_code = account.direction_code
                                         AND ledger.status = 'OPEN' AND ledger.expires_at IS NOT NULL
                                         AND ledger.expires_at <= (SELECT risk_batch_decided_at())
-                                      OFFSET 0) AS due
-                  WHERE %2$s) AS ledger
+                                      OFFSET 0) AS due) AS ledger
             CROSS JOIN LATERAL (SELECT original.amount, original.currency, original.counted_amount, original.fx_currency,
                                        original.fx_rate, original.fx_valid_from
                                 FROM risk_request_log original
@@ -88,6 +86,7 @@ class HoldLedgers {
                                   AND original.direction_code = ledger.direction_code
                                   AND original.dedupe_id = ledger.dedupe_id
                                 OFFSET 0) AS authorization_row
+            WHERE %2$s
             """.formatted(LEDGER_COLUMNS, ANY_HOLD_DUE);
 
     // The ledgers a batch begins: its holds, and the authorizations known from the audit log alone that a
