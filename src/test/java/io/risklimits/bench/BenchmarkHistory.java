@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.LongSupplier;
 import java.util.stream.IntStream;
 
 /**
@@ -62,44 +63,37 @@ final class BenchmarkHistory {
 
     // the key buckets and the entity scope's history on two connections at once: one statement each
     private BenchmarkKeys loadWide(BenchmarkKeys keys) {
-        long startedNanos = System.nanoTime();
-        CompletableFuture<Long> entityRows = CompletableFuture.supplyAsync(() -> database.loadWideEntityHistory(keys));
-        long rows = database.loadWideHistory(keys);
-        double seconds = (System.nanoTime() - startedNanos) / 1e9;
-        long entityBuckets = entityRows.join();
-        System.out.printf(
-                "Benchmark: wide key set of %d keys, %d buckets each over 30 days: %d buckets in %.1f s"
-                        + " (%.0f rows/s); its entity scope history beside them, on a second connection: %d buckets,"
-                        + " both in %.1f s%n",
-                keys.size(),
-                Scenario.WIDE_BUCKETS_PER_KEY,
-                rows,
-                seconds,
-                rows / seconds,
-                entityBuckets,
-                (System.nanoTime() - startedNanos) / 1e9);
-        return keys;
+        return loadBeside(
+                keys,
+                () -> database.loadWideHistory(keys),
+                () -> database.loadWideEntityHistory(keys),
+                String.format(
+                        "wide key set of %d keys, %d buckets each over 30 days",
+                        keys.size(), Scenario.WIDE_BUCKETS_PER_KEY));
     }
 
     // every event counts at its entity too: its entity's history, as V5 backfills it from the key buckets,
     // loaded beside them on a second connection, as loadWide's
     BenchmarkKeys load(BenchmarkKeys keys, int historyDays) {
+        return loadBeside(
+                keys,
+                () -> database.loadHistory(keys, historyDays),
+                () -> database.loadEntityHistory(keys, historyDays),
+                String.format("history of %d days for %d keys", historyDays, keys.size()));
+    }
+
+    // the key buckets on this connection and the entity scope's on a second one at once, each timed
+    private BenchmarkKeys loadBeside(
+            BenchmarkKeys keys, LongSupplier keyBuckets, LongSupplier entityBuckets, String what) {
         long startedNanos = System.nanoTime();
-        CompletableFuture<Long> entityRows =
-                CompletableFuture.supplyAsync(() -> database.loadEntityHistory(keys, historyDays));
-        long rows = database.loadHistory(keys, historyDays);
+        CompletableFuture<Long> entityRows = CompletableFuture.supplyAsync(entityBuckets::getAsLong);
+        long rows = keyBuckets.getAsLong();
         double seconds = (System.nanoTime() - startedNanos) / 1e9;
-        long entityBuckets = entityRows.join();
+        long entityRowsLoaded = entityRows.join();
         System.out.printf(
-                "Benchmark: history of %d days for %d keys: %d buckets in %.1f s (%.0f rows/s); its entity scope"
-                        + " history beside it, on a second connection: %d buckets, both in %.1f s%n",
-                historyDays,
-                keys.size(),
-                rows,
-                seconds,
-                rows / seconds,
-                entityBuckets,
-                (System.nanoTime() - startedNanos) / 1e9);
+                "Benchmark: %s: %d buckets in %.1f s (%.0f rows/s); its entity scope history beside it, on a"
+                        + " second connection: %d buckets, both in %.1f s%n",
+                what, rows, seconds, rows / seconds, entityRowsLoaded, (System.nanoTime() - startedNanos) / 1e9);
         return keys;
     }
 
