@@ -9,8 +9,10 @@ import io.risklimits.decision.hold.HoldLedger;
 import io.risklimits.decision.hold.HoldStatus;
 import io.risklimits.support.NoRowsLeftBehind;
 import io.risklimits.support.TestInfrastructure;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,10 +43,14 @@ class HoldLedgersIT {
     private final JdbcTemplate db = new JdbcTemplate(dataSource);
     private final HoldLedgers ledgers = new HoldLedgers();
     private final List<UUID> entities = new ArrayList<>();
+    // the channel of the holds the due-read tests insert in bulk
+    private final String dueChannel =
+            "DUE_" + UUID.randomUUID().toString().substring(0, 8).toUpperCase();
 
     @AfterEach
     void deleteTheLedgersWritten() {
         entities.forEach(entity -> db.update("DELETE FROM risk_authorization_ledger WHERE entity_id = ?", entity));
+        db.update("DELETE FROM risk_authorization_ledger WHERE channel_code = ?", dueChannel);
     }
 
     @Test
@@ -94,42 +100,19 @@ class HoldLedgersIT {
      */
     @Test
     void theDueReadOfABatchReadsNoHoldDueAtAnotherKey() {
-        String channel = "DUE_" + UUID.randomUUID().toString().substring(0, 8).toUpperCase();
-        db.update(
-                """
-                INSERT INTO risk_authorization_ledger (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
-                                                       parts, status, expires_at, count_hour)
-                SELECT owner.entity_id, ?, 'OUT', gen_random_uuid(), ?::timestamp,
-                       json_build_array(json_build_object('kind', 'AUTHORIZATION', 'hour', ?, 'amount', 100,
-                                                          'released', 0)),
-                       'OPEN', CASE WHEN owner.n <= 200 THEN ?::timestamptz - interval '1 hour'
-                                    ELSE ?::timestamptz + interval '7 days' END,
-                       ?::timestamp
-                FROM (SELECT gen_random_uuid() AS entity_id, n FROM generate_series(1, 700) AS n) AS owner,
-                     generate_series(1, 100) AS hold
-                """,
-                channel,
-                utc(DECIDED_AT),
-                DECIDED_AT.toString(),
-                DECIDED_AT.toString(),
-                DECIDED_AT.toString(),
-                utc(DECIDED_AT));
-        try {
-            db.execute("ANALYZE risk_authorization_ledger");
-            // a batch of the 500 entities whose holds are all due in a week
-            List<UUID> batch = db.queryForList(
-                    "SELECT DISTINCT entity_id FROM risk_authorization_ledger WHERE channel_code = ? AND expires_at > ?",
-                    UUID.class,
-                    channel,
-                    java.sql.Timestamp.from(DECIDED_AT));
+        insertOpenHolds(700, 100, 200);
+        db.execute("ANALYZE risk_authorization_ledger");
+        // a batch of the 500 entities whose holds are all due in a week
+        List<UUID> batch = db.queryForList(
+                "SELECT DISTINCT entity_id FROM risk_authorization_ledger WHERE channel_code = ? AND expires_at > ?",
+                UUID.class,
+                dueChannel,
+                Timestamp.from(DECIDED_AT));
 
-            long ledgerRowsRead = ledgerRowsRead(explainDueRead(batch));
+        long ledgerRowsRead = ledgerRowsRead(explainDueRead(batch));
 
-            assertThat(batch).hasSize(500);
-            assertThat(ledgerRowsRead).isZero();
-        } finally {
-            db.update("DELETE FROM risk_authorization_ledger WHERE channel_code = ?", channel);
-        }
+        assertThat(batch).hasSize(500);
+        assertThat(ledgerRowsRead).isZero();
     }
 
     /**
@@ -139,27 +122,41 @@ class HoldLedgersIT {
      */
     @Test
     void theDueReadOfABatchProbesNothingWhenNoHoldIsDueAnywhere() {
-        String channel = "DUE_" + UUID.randomUUID().toString().substring(0, 8).toUpperCase();
-        db.update("""
+        insertOpenHolds(500, 1, 0);
+        List<UUID> batch = db.queryForList(
+                "SELECT entity_id FROM risk_authorization_ledger WHERE channel_code = ?", UUID.class, dueChannel);
+
+        JsonNode plan = explainDueRead(batch);
+
+        assertThat(batch).hasSize(500);
+        assertThat(ledgerScans(plan)).isZero();
+    }
+
+    // open holds of new entities on dueChannel, holdsEach of each: those of the first dueOwners due an
+    // hour before the decision, the others in a week
+    private void insertOpenHolds(int owners, int holdsEach, int dueOwners) {
+        db.update(
+                """
                 INSERT INTO risk_authorization_ledger (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
                                                        parts, status, expires_at, count_hour)
-                SELECT gen_random_uuid(), ?, 'OUT', gen_random_uuid(), ?::timestamp,
+                SELECT owner.entity_id, ?, 'OUT', gen_random_uuid(), ?::timestamp,
                        json_build_array(json_build_object('kind', 'AUTHORIZATION', 'hour', ?, 'amount', 100,
                                                           'released', 0)),
-                       'OPEN', ?::timestamptz + interval '7 days', ?::timestamp
-                FROM generate_series(1, 500)
-                """, channel, utc(DECIDED_AT), DECIDED_AT.toString(), DECIDED_AT.toString(), utc(DECIDED_AT));
-        try {
-            List<UUID> batch = db.queryForList(
-                    "SELECT entity_id FROM risk_authorization_ledger WHERE channel_code = ?", UUID.class, channel);
-
-            JsonNode plan = explainDueRead(batch);
-
-            assertThat(batch).hasSize(500);
-            assertThat(ledgerScans(plan)).isZero();
-        } finally {
-            db.update("DELETE FROM risk_authorization_ledger WHERE channel_code = ?", channel);
-        }
+                       'OPEN', CASE WHEN owner.n <= ? THEN ?::timestamptz - interval '1 hour'
+                                    ELSE ?::timestamptz + interval '7 days' END,
+                       ?::timestamp
+                FROM (SELECT gen_random_uuid() AS entity_id, n FROM generate_series(1, ?) AS n) AS owner,
+                     generate_series(1, ?) AS hold
+                """,
+                dueChannel,
+                utc(DECIDED_AT),
+                DECIDED_AT.toString(),
+                dueOwners,
+                DECIDED_AT.toString(),
+                DECIDED_AT.toString(),
+                utc(DECIDED_AT),
+                owners,
+                holdsEach);
     }
 
     private JsonNode explainDueRead(List<UUID> entities) {
@@ -211,6 +208,6 @@ class HoldLedgersIT {
     }
 
     private static String utc(Instant instant) {
-        return instant.atOffset(java.time.ZoneOffset.UTC).toLocalDateTime().toString();
+        return instant.atOffset(ZoneOffset.UTC).toLocalDateTime().toString();
     }
 }
