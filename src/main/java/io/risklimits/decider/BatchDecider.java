@@ -59,7 +59,7 @@ class BatchDecider {
         }
         List<Decision> decisions;
         try {
-            decisions = store.decideInOrder(events, limits::limitsFor);
+            decisions = store.decideInOrder(events, limits.snapshot());
         } catch (RuntimeException failure) {
             if (FailureKind.of(failure) == FailureKind.INFRASTRUCTURE) {
                 throw failure;

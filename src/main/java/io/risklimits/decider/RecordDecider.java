@@ -63,7 +63,7 @@ class RecordDecider {
         if (isFiledUnderItsKey(read)) {
             // a batch of one: the same statements, and the same guarantees, as a whole poll's
             Decision decision =
-                    store.decideInOrder(List.of(read), limits::limitsFor).get(0);
+                    store.decideInOrder(List.of(read), limits.snapshot()).get(0);
             return publish(record, read, decision);
         }
         if (read instanceof ReadResult.Invalid invalid) {

@@ -61,6 +61,19 @@ public final class Limits {
         return byWindow.containsKey(window);
     }
 
+    /**
+     * Whether a decision needs the key's usage: some window that counts usage (all but txn) has a limit in
+     * force, or one in the shadow set.
+     */
+    public boolean checkUsage() {
+        for (Window window : byWindow.keySet()) {
+            if (window != Window.TXN) {
+                return true;
+            }
+        }
+        return shadow != null && shadow.checkUsage();
+    }
+
     /** These limits with the given shadow set beside them (null: none). */
     public Limits withShadow(Limits shadowLimits) {
         return new Limits(byWindow, shadowLimits);

@@ -7,6 +7,7 @@ import io.risklimits.decision.ScopeKey;
 import io.risklimits.shared.RiskProperties;
 import io.risklimits.shared.StartRefused;
 import java.util.List;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -49,6 +50,16 @@ public class LimitCatalog {
     /** The enforced limits of the scope key, with its shadow set when a shadow row matches it. */
     public Limits limitsFor(ScopeKey key) {
         return table.limitsFor(key);
+    }
+
+    /**
+     * The limits of each scope key as read by the last refresh, and by that refresh alone however many
+     * come after: a batch decides against one snapshot, so a scope key whose usage no limit checked when it
+     * was read is not checked against a limit read later in the batch.
+     */
+    public Function<ScopeKey, Limits> snapshot() {
+        LimitTable current = table;
+        return current::limitsFor;
     }
 
     @Scheduled(

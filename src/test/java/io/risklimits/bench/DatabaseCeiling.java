@@ -112,7 +112,7 @@ final class DatabaseCeiling {
                             start.await();
                             long cpuBefore = THREADS.getCurrentThreadCpuTime();
                             for (List<TransactionEvent> batch : batches) {
-                                List<Decision> decided = store.decideAll(batch, limits::limitsFor);
+                                List<Decision> decided = store.decideAll(batch, limits.snapshot());
                                 decisions.addAndGet(decided.size());
                                 approved.addAndGet((int) decided.stream()
                                         .filter(decision -> decision.verdict() == Verdict.APPROVED)

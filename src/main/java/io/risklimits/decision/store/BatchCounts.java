@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -28,12 +29,15 @@ final class BatchCounts {
     private final WindowCalendar calendar;
     private final Map<Window, Instant> resets;
     private final Map<ScopeKey, Usage> usage;
+    private final Set<ScopeKey> unread;
     private final Map<ScopeKey, Tally> counted = new LinkedHashMap<>();
     private final List<HourlyUsageRepository.Release> releases = new ArrayList<>();
 
     // every usage a decision reports carries when its calendar windows start again, the same for the whole batch
-    BatchCounts(Instant bucket, WindowCalendar calendar, Map<ScopeKey, Usage> usage) {
+    // unread: the scope keys whose usage was not read (UsageReading), each with a usage of none
+    BatchCounts(Instant bucket, WindowCalendar calendar, Map<ScopeKey, Usage> usage, Set<ScopeKey> unread) {
         this.bucket = bucket;
+        this.unread = unread;
         this.calendar = calendar;
         this.resets = calendar.resetsAfter(bucket);
         this.usage = new HashMap<>();
@@ -46,11 +50,32 @@ final class BatchCounts {
         return now == null ? Usage.NONE.withResets(resets) : now;
     }
 
-    /** The usage now and the limits of each scope key, in their order, as a decision checks them. */
-    List<ScopeCheck> checksAt(List<ScopeKey> scopeKeys, Function<ScopeKey, Limits> limitsOf) {
-        return scopeKeys.stream()
-                .map(key -> new ScopeCheck(key.scope(), usageOf(key), limitsOf.apply(key)))
-                .toList();
+    /**
+     * The usage now and the limits of each scope key, in their order, as a decision checks this amount
+     * against them. A scope key whose usage was not read has no limit on a window of usage, and held less
+     * than half the long range in every window when read; its usage is what the batch added there. Should
+     * that and the amount come to half the long range, a window might reach the end of the range, which
+     * rejects with or without a limit: then {@link UsageUnread}, and the batch reads the key's usage.
+     */
+    List<ScopeCheck> checksAt(List<ScopeKey> scopeKeys, Function<ScopeKey, Limits> limitsOf, long amount) {
+        List<ScopeCheck> checks = new ArrayList<>(scopeKeys.size());
+        for (ScopeKey key : scopeKeys) {
+            Usage now = usageOf(key);
+            if (unread.contains(key) && !belowHalfTheLongRange(now, amount)) {
+                throw new UsageUnread(key);
+            }
+            checks.add(new ScopeCheck(key.scope(), now, limitsOf.apply(key)));
+        }
+        return checks;
+    }
+
+    private static boolean belowHalfTheLongRange(Usage added, long amount) {
+        for (Tally tally : added.byWindow().values()) {
+            if (amount >= UsageReading.UNREAD_BELOW - tally.amount()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** An approved authorization of this amount, counted at the scope key whose usage was this. */

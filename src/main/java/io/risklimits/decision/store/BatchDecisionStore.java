@@ -11,11 +11,13 @@ import io.risklimits.decision.WindowCalendar;
 import io.risklimits.decision.hold.HoldTerms;
 import io.risklimits.shared.Failpoints;
 import java.time.Clock;
+import java.util.HashSet;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcOperations;
@@ -102,7 +104,8 @@ public class BatchDecisionStore {
      * {@link ReadResult.Invalid} (which must have a readable business key) filed as INVALID; or answers
      * one with the decision already made for its dedupe_id (also when made earlier in this batch), as a
      * plain replay for an INVALID event, and for a valid one with other content as a dedupe conflict.
-     * Returns one decision per event.
+     * Returns one decision per event. limitsOf must answer the same for a scope key throughout the call
+     * (one snapshot of the limits): a scope key's usage is read only when its limits check it.
      */
     public List<Decision> decideInOrder(List<ReadResult> events, Function<ScopeKey, Limits> limitsOf) {
         if (events.isEmpty()) {
@@ -119,28 +122,44 @@ public class BatchDecisionStore {
 
     private List<Decision> decideInOrder(
             List<ReadResult> events, Function<ScopeKey, Limits> limitsOf, boolean readStored) {
-        return metrics.timeTransaction(() ->
-                inTransaction(() -> reads.lockAndRead(events, Set.of(), readStored), read -> {
-                    InOrderDecisions decided =
-                            decisions(read, limitsOf).expire(read.due()).decide(events);
-                    failpoints.reached(Failpoints.Point.BEFORE_COMMIT);
-                    writeAndCommit(decided, read);
-                    metrics.batchDecided(decided.validEvents());
-                    return decided.answers();
-                }));
+        return metrics.timeTransaction(() -> inTransaction(() -> decide(events, limitsOf, readStored), decided -> {
+            failpoints.reached(Failpoints.Point.BEFORE_COMMIT);
+            writeAndCommit(decided.decisions(), decided.read());
+            metrics.batchDecided(decided.decisions().validEvents());
+            return decided.decisions().answers();
+        }));
+    }
+
+    // what a batch read under its locks, and what it decided from it
+    private record Decided(BatchReads.UnderLocks read, InOrderDecisions decisions) {}
+
+    // locks, reads the usage of the scope keys whose limits check it, and decides; should a decision need
+    // the usage of a key it did not read (UsageUnread), reads again with that key's usage, nothing written yet
+    private Decided decide(List<ReadResult> events, Function<ScopeKey, Limits> limitsOf, boolean readStored) {
+        Set<ScopeKey> usageNeeded = new HashSet<>();
+        Predicate<ScopeKey> usageRead = checksUsage(limitsOf).or(usageNeeded::contains);
+        while (true) {
+            BatchReads.UnderLocks read = reads.lockAndRead(events, Set.of(), readStored, usageRead);
+            try {
+                return new Decided(
+                        read, decisions(read, limitsOf).expire(read.due()).decide(events));
+            } catch (UsageUnread unread) {
+                usageNeeded.add(unread.key());
+            }
+        }
     }
 
     /**
-     * Locks and reads, then does the work, in one READ COMMITTED transaction; records how long it held
-     * account scope locks, from its account step to its commit (the stretch in which batches that share
-     * an account wait for each other).
+     * Locks, reads and decides, then writes and commits, in one READ COMMITTED transaction; records how long
+     * it held account scope locks, from its account step to its commit (the stretch in which batches that
+     * share an account wait for each other).
      */
-    private <T> T inTransaction(Supplier<BatchReads.UnderLocks> lockAndRead, Function<BatchReads.UnderLocks, T> work) {
+    private <T> T inTransaction(Supplier<Decided> decide, Function<Decided, T> commit) {
         AtomicReference<OptionalLong> accountLocksTaken = new AtomicReference<>(OptionalLong.empty());
         T result = readCommitted.execute(status -> {
-            BatchReads.UnderLocks read = lockAndRead.get();
-            accountLocksTaken.set(read.accountLocksTaken());
-            return work.apply(read);
+            Decided decided = decide.get();
+            accountLocksTaken.set(decided.read().accountLocksTaken());
+            return commit.apply(decided);
         });
         accountLocksTaken.get().ifPresent(metrics::accountLocksReleased);
         return result;
@@ -156,11 +175,21 @@ public class BatchDecisionStore {
         if (keys.isEmpty()) {
             return 0;
         }
-        return inTransaction(() -> reads.lockAndRead(List.of(), keys, false), read -> {
-            InOrderDecisions decided = decisions(read, scopeKey -> Limits.NONE).expire(read.due());
-            writeAndCommit(decided, read);
-            return decided.holds().expiries().size();
-        });
+        return inTransaction(
+                () -> {
+                    BatchReads.UnderLocks read = reads.lockAndRead(List.of(), keys, false, scopeKey -> false);
+                    return new Decided(
+                            read, decisions(read, scopeKey -> Limits.NONE).expire(read.due()));
+                },
+                decided -> {
+                    writeAndCommit(decided.decisions(), decided.read());
+                    return decided.decisions().holds().expiries().size();
+                });
+    }
+
+    // the scope keys whose usage a decision needs: those with a limit, or a shadow limit, on a window of usage
+    private static Predicate<ScopeKey> checksUsage(Function<ScopeKey, Limits> limitsOf) {
+        return scopeKey -> limitsOf.apply(scopeKey).checkUsage();
     }
 
     private InOrderDecisions decisions(BatchReads.UnderLocks read, Function<ScopeKey, Limits> limitsOf) {
@@ -172,7 +201,7 @@ public class BatchDecisionStore {
                 fx,
                 limitsOf,
                 read.stored(),
-                read.reading().usage(),
+                read.reading(),
                 read.originals(),
                 read.locked()::contains);
     }

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.springframework.jdbc.core.JdbcOperations;
 
@@ -71,8 +72,11 @@ final class BatchReads {
      * The usage reads need the hour bucket before the database clock names it, so they are sent for the
      * hour of this machine's clock and sent again, alone, in the rare batch whose database hour (the
      * clock after the last lock) is another (the hour turned in between, or the clocks disagree).
+     * Only the scope keys whose usage a limit checks (usageChecked) have their usage read; the others'
+     * latest buckets alone, for the writes.
      */
-    UnderLocks lockAndRead(List<ReadResult> events, Set<BusinessKey> sweptKeys, boolean readStored) {
+    UnderLocks lockAndRead(
+            List<ReadResult> events, Set<BusinessKey> sweptKeys, boolean readStored, Predicate<ScopeKey> usageChecked) {
         List<RequestId> ids = events.stream().map(RequestId::of).toList();
         Set<BusinessKey> keys = new LinkedHashSet<>(sweptKeys);
         ids.forEach(id -> keys.add(id.businessKey()));
@@ -104,7 +108,7 @@ final class BatchReads {
         Supplier<Map<RequestId, StoredOriginal>> originals =
                 followUps.isEmpty() ? Map::of : requestLogReader.findOriginals(followUps, keyReads);
         Supplier<Map<RequestId, StoredOriginal>> due = holdLedgers.findDue(entityScopes, keyReads);
-        Supplier<UsageReading> keyReading = runningUsage.usageUpTo(usageKeys, expectedBucket, keyReads);
+        Supplier<UsageReading> keyReading = runningUsage.usageUpTo(usageKeys, expectedBucket, usageChecked, keyReads);
         keyReads.run();
         Duration lockWait = begun.get().lockWait();
         Instant decidedAt = begun.get().decidedAt();
@@ -118,7 +122,7 @@ final class BatchReads {
                 addAccountScopes(hold.countedAt(id.businessKey()), accountScopes);
             }
         });
-        Supplier<UsageReading> accountReading = () -> new UsageReading(Map.of(), Map.of());
+        Supplier<UsageReading> accountReading = () -> UsageReading.NOTHING;
         OptionalLong accountLocksTaken = OptionalLong.empty();
         if (!accountScopes.isEmpty()) {
             RoundTrip accountReads = new RoundTrip(jdbc);
@@ -129,7 +133,7 @@ final class BatchReads {
             due = holdLedgers.findDue(holdScopes, accountReads);
             if (!events.isEmpty()) {
                 usageKeys.addAll(accountScopes);
-                accountReading = runningUsage.usageUpTo(accountScopes, expectedBucket, accountReads);
+                accountReading = runningUsage.usageUpTo(accountScopes, expectedBucket, usageChecked, accountReads);
             }
             accountReads.run();
             accountLocksTaken = OptionalLong.of(System.nanoTime());
@@ -143,7 +147,7 @@ final class BatchReads {
         if (bucket.equals(expectedBucket)) {
             reading = keyReading.get().and(accountReading.get());
         } else {
-            reading = runningUsage.usageUpTo(usageKeys, bucket);
+            reading = runningUsage.usageUpTo(usageKeys, bucket, usageChecked);
         }
         Set<ScopeKey> locked = new LinkedHashSet<>(keyScopes);
         locked.addAll(accountScopes);

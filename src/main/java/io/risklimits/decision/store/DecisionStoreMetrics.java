@@ -23,6 +23,7 @@ public class DecisionStoreMetrics {
     private final Timer accountLocksHeld;
     private final Counter windowStartsRemembered;
     private final Counter windowStartsRead;
+    private final Counter windowStartsUnchecked;
 
     public DecisionStoreMetrics(MeterRegistry meters) {
         this.batchesDecidedAgain = Counter.builder("risk.decider.batch.replay.retries")
@@ -59,19 +60,22 @@ public class DecisionStoreMetrics {
                 .register(meters);
         this.windowStartsRemembered = windowStarts(meters, "remembered");
         this.windowStartsRead = windowStarts(meters, "read");
+        this.windowStartsUnchecked = windowStarts(meters, "unchecked");
     }
 
     private static Counter windowStarts(MeterRegistry meters, String source) {
         return Counter.builder("risk.decider.window.starts")
-                .description("business keys of a batch whose running totals before each window were remembered"
-                        + " for the hour, or read from the database")
+                .description("scope keys of a batch whose running totals before each window were remembered"
+                        + " for the hour, or read from the database, or not needed (unchecked: no limit checks the"
+                        + " key's usage, its latest bucket alone is read)")
                 .tag("source", source)
                 .register(meters);
     }
 
-    void windowStartsFound(int remembered, int read) {
+    void windowStartsFound(int remembered, int read, int unchecked) {
         windowStartsRemembered.increment(remembered);
         windowStartsRead.increment(read);
+        windowStartsUnchecked.increment(unchecked);
     }
 
     void batchDecidedAgainForReplays() {

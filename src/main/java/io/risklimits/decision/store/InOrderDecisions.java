@@ -73,7 +73,7 @@ final class InOrderDecisions {
             FxPolicy fx,
             Function<ScopeKey, Limits> limitsOf,
             Map<RequestId, Decision> stored,
-            Map<ScopeKey, Usage> usage,
+            UsageReading reading,
             Map<RequestId, StoredOriginal> originals,
             Predicate<ScopeKey> locked) {
         this.bucket = bucket;
@@ -82,7 +82,7 @@ final class InOrderDecisions {
         this.amounts = new CountedAmounts(fx, decidedAt);
         this.limitsOf = limitsOf;
         this.known = new HashMap<>(stored);
-        this.counts = new BatchCounts(bucket, calendar, usage);
+        this.counts = new BatchCounts(bucket, calendar, reading.usage(), reading.unread());
         this.holds = new BatchHolds(bucket, decidedAt, originals);
         this.locked = locked;
     }
@@ -151,9 +151,9 @@ final class InOrderDecisions {
     // counts it
     private Decision authorize(TransactionEvent event, boolean followUpsInBatch, int index) {
         List<ScopeKey> scopeKeys = event.scopeKeys();
-        List<ScopeCheck> checks = counts.checksAt(scopeKeys, limitsOf);
         FxPolicy.Counted counted = amounts.ofAuthorization(event);
         long amount = counted.amount();
+        List<ScopeCheck> checks = counts.checksAt(scopeKeys, limitsOf, amount);
         Outcome outcome =
                 counted.isRefused() ? Outcome.rejectedFor(counted.refused()) : LimitPolicy.decide(amount, checks);
         Decision decision = ConvertedDecisions.limitChecked(event, counted, outcome, checks, bucket, decidedAt);
@@ -197,7 +197,7 @@ final class InOrderDecisions {
         boolean held = stored != null && stored.ledger() != null;
         List<ScopeCheck> checks = event.type() != EventType.INCREMENT
                 ? List.of()
-                : counts.checksAt(held ? stored.countedAt(key) : event.scopeKeys(), limitsOf);
+                : counts.checksAt(held ? stored.countedAt(key) : event.scopeKeys(), limitsOf, amount);
         Reason exceeded = event.type() == EventType.INCREMENT ? limitOf(amount, stored, checks) : null;
         HoldOutcome outcome = counted.isRefused()
                 ? HoldPolicy.refused(

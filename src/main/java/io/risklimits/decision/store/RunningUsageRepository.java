@@ -15,9 +15,12 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,16 +37,21 @@ import org.springframework.stereotype.Repository;
  * window start, or for a key with many of them ({@link UsageReadStatements#RECENT_BUCKETS} or more) a probe per window;
  * and it stays the same for the whole hour, so it is read once per key and hour and then remembered
  * ({@link WindowStartsCache}); the latest bucket is read every time. The latest bucket is returned too, so that
- * the bucket write need not look it up again. The statements are in {@link UsageReadStatements}.
+ * the bucket write need not look it up again. A key whose usage no limit checks (the decider's caller says
+ * which) has its latest bucket read alone, for the write, and no usage: its window starts are neither read
+ * nor remembered. The statements are in {@link UsageReadStatements}.
  */
 @Repository
 class RunningUsageRepository {
 
     private static final Logger log = LoggerFactory.getLogger(RunningUsageRepository.class);
 
-    // a key's row: its latest bucket (null without buckets), and its window starts as read (null when
-    // remembered)
-    private record KeyRow(ScopeKey key, LatestBucket latest, WindowStarts starts, boolean bucketIn24h) {}
+    private static final BigDecimal UNREAD_BELOW = BigDecimal.valueOf(UsageReading.UNREAD_BELOW);
+
+    // a key's row: its latest bucket (null without buckets), and its window starts as read, or as
+    // remembered (startsRemembered), or null when no limit checks its usage
+    private record KeyRow(
+            ScopeKey key, LatestBucket latest, WindowStarts starts, boolean startsRemembered, boolean bucketIn24h) {}
 
     private final JdbcOperations jdbc;
     private final WindowCalendar calendar;
@@ -66,56 +74,73 @@ class RunningUsageRepository {
      * Only under the keys' locks: the latest bucket must not change until the transaction ends.
      */
     UsageReading usageUpTo(Collection<ScopeKey> keys, Instant bucket) {
+        return usageUpTo(keys, bucket, key -> true);
+    }
+
+    /**
+     * As {@link #usageUpTo(Collection, Instant)}, with the usage only of the keys whose usage a limit checks
+     * (usageChecked); the others' latest buckets alone, and {@link Usage#NONE}.
+     */
+    UsageReading usageUpTo(Collection<ScopeKey> keys, Instant bucket, Predicate<ScopeKey> usageChecked) {
         RoundTrip trip = new RoundTrip(jdbc);
-        Supplier<UsageReading> reading = usageUpTo(keys, bucket, trip);
+        Supplier<UsageReading> reading = usageUpTo(keys, bucket, usageChecked, trip);
         trip.run();
         return reading.get();
     }
 
     /**
-     * Adds the read of {@link #usageUpTo(Collection, Instant)} to a round trip, after the keys' locks.
-     * The reading is made, and the window starts read are remembered, when the answer is taken: once,
-     * or not at all when it is not wanted.
+     * Adds the read of {@link #usageUpTo(Collection, Instant, Predicate)} to a round trip, after the keys'
+     * locks. The reading is made, and the window starts read are remembered, when the answer is taken:
+     * once, or not at all when it is not wanted.
      */
-    Supplier<UsageReading> usageUpTo(Collection<ScopeKey> keys, Instant bucket, RoundTrip trip) {
+    Supplier<UsageReading> usageUpTo(
+            Collection<ScopeKey> keys, Instant bucket, Predicate<ScopeKey> usageChecked, RoundTrip trip) {
         Map<BucketTable, List<ScopeKey>> byTable = new EnumMap<>(BucketTable.class);
         keys.forEach(key -> byTable.computeIfAbsent(BucketTable.of(key), table -> new ArrayList<>())
                 .add(key));
         List<Supplier<UsageReading>> readings = new ArrayList<>();
-        byTable.forEach((table, tableKeys) -> readings.add(usageUpTo(table, tableKeys, bucket, trip)));
-        return () -> readings.stream()
-                .map(Supplier::get)
-                .reduce(UsageReading::and)
-                .orElse(new UsageReading(Map.of(), Map.of()));
+        byTable.forEach((table, tableKeys) -> readings.add(usageUpTo(table, tableKeys, bucket, usageChecked, trip)));
+        return () ->
+                readings.stream().map(Supplier::get).reduce(UsageReading::and).orElse(UsageReading.NOTHING);
     }
 
-    private Supplier<UsageReading> usageUpTo(BucketTable table, List<ScopeKey> keys, Instant bucket, RoundTrip trip) {
+    private Supplier<UsageReading> usageUpTo(
+            BucketTable table, List<ScopeKey> keys, Instant bucket, Predicate<ScopeKey> usageChecked, RoundTrip trip) {
+        // the keys whose latest bucket alone is read: their window starts remembered, or not needed
+        // (unchecked: no limit checks their usage)
         Map<ScopeKey, WindowStarts> remembered = new HashMap<>();
+        Set<ScopeKey> latestOnly = new HashSet<>();
         List<ScopeKey> unremembered = new ArrayList<>();
         for (ScopeKey key : keys) {
+            if (!usageChecked.test(key)) {
+                latestOnly.add(key);
+                continue;
+            }
             WindowStarts starts = windowStarts.find(key, bucket);
             if (starts == null) {
                 unremembered.add(key);
             } else {
                 remembered.put(key, starts);
+                latestOnly.add(key);
             }
         }
-        Supplier<List<KeyRow>> latestRows = remembered.isEmpty()
+        Supplier<List<KeyRow>> latestRows = latestOnly.isEmpty()
                 ? List::of
-                : trip.query(
-                        table.sql(UsageReadStatements.SELECT_LATEST), table.parameters(remembered.keySet()), rs -> {
-                            List<KeyRow> read = new ArrayList<>(remembered.size());
-                            while (rs.next()) {
-                                read.add(new KeyRow(table.scopeKey(rs), latestBucket(rs), null, false));
-                            }
-                            return read;
-                        });
+                : trip.query(table.sql(UsageReadStatements.SELECT_LATEST), table.parameters(latestOnly), rs -> {
+                    List<KeyRow> read = new ArrayList<>(latestOnly.size());
+                    while (rs.next()) {
+                        ScopeKey key = table.scopeKey(rs);
+                        WindowStarts starts = remembered.get(key);
+                        read.add(new KeyRow(key, latestBucket(rs), starts, starts != null, false));
+                    }
+                    return read;
+                });
         Supplier<List<KeyRow>> startRows =
                 unremembered.isEmpty() ? List::of : withWindowStarts(table, unremembered, bucket, trip);
         return () -> {
             List<KeyRow> rows = new ArrayList<>(latestRows.get());
             rows.addAll(startRows.get());
-            return reading(rows, remembered, bucket);
+            return reading(rows, bucket);
         };
     }
 
@@ -142,9 +167,9 @@ class RunningUsageRepository {
                 if (rs.getInt("recent_buckets") < UsageReadStatements.RECENT_BUCKETS) {
                     RecentBuckets recent = RecentBuckets.of(rs);
                     read.add(new KeyRow(
-                            key, latest, windowStarts(recent, starts, latest), recent.anySince(starts.get(0))));
+                            key, latest, windowStarts(recent, starts, latest), false, recent.anySince(starts.get(0))));
                 } else {
-                    read.add(new KeyRow(key, latest, windowStarts(rs, latest), rs.getBoolean("bucket_in_24h")));
+                    read.add(new KeyRow(key, latest, windowStarts(rs, latest), false, rs.getBoolean("bucket_in_24h")));
                 }
             }
             return read;
@@ -159,14 +184,40 @@ class RunningUsageRepository {
                 .toList();
     }
 
-    private UsageReading reading(List<KeyRow> rows, Map<ScopeKey, WindowStarts> remembered, Instant bucket) {
+    private UsageReading reading(List<KeyRow> rows, Instant bucket) {
         Map<ScopeKey, WindowStarts> lastingTheHour = new HashMap<>();
         Map<ScopeKey, Usage> usage = new HashMap<>();
         Map<ScopeKey, LatestBucket> latestBuckets = new HashMap<>();
         List<ScopeKey> rewritten = new ArrayList<>();
+        int remembered = 0;
+        int read = 0;
+        int unchecked = 0;
+        Set<ScopeKey> unread = new HashSet<>();
+        List<ScopeKey> nearTheLongRange = new ArrayList<>();
         for (KeyRow row : rows) {
-            boolean startsRemembered = row.starts() == null;
-            WindowStarts starts = startsRemembered ? remembered.get(row.key()) : row.starts();
+            if (row.starts() == null) {
+                // no limit checks its usage: its latest bucket, for the write; unless its running total
+                // is so large that a window might be near the end of the long range, where a window
+                // without a limit rejects: then its usage is read all the same
+                if (row.latest() != null && row.latest().runningAmount().compareTo(UNREAD_BELOW) >= 0) {
+                    nearTheLongRange.add(row.key());
+                    continue;
+                }
+                if (row.latest() != null) {
+                    latestBuckets.put(row.key(), row.latest());
+                }
+                usage.put(row.key(), Usage.NONE);
+                unread.add(row.key());
+                unchecked++;
+                continue;
+            }
+            boolean startsRemembered = row.startsRemembered();
+            WindowStarts starts = row.starts();
+            if (startsRemembered) {
+                remembered++;
+            } else {
+                read++;
+            }
             if (startsRemembered && !starts.holdFor(row.latest())) {
                 rewritten.add(row.key());
                 continue;
@@ -198,18 +249,18 @@ class RunningUsageRepository {
             usage.put(row.key(), keyUsage.get());
         }
         windowStarts.remember(lastingTheHour, bucket);
-        // one row per key: the keys not remembered were read
-        metrics.windowStartsFound(remembered.size() - rewritten.size(), rows.size() - remembered.size());
+        metrics.windowStartsFound(remembered - rewritten.size(), read, unchecked);
+        windowStarts.forget(rewritten, bucket);
+        // history was rewritten since their starts were remembered (a release, here or in another worker),
+        // or the starts give a usage below zero, which no history has; or a key near the long range: read in
+        // full, in this transaction and under the same locks
+        rewritten.addAll(nearTheLongRange);
         if (!rewritten.isEmpty()) {
-            // history was rewritten since their starts were remembered (a release, here or in another
-            // worker), or the starts give a usage below zero, which no history has: read in full, in this
-            // transaction and under the same locks
-            windowStarts.forget(rewritten, bucket);
             UsageReading reread = usageUpTo(rewritten, bucket);
             usage.putAll(reread.usage());
             latestBuckets.putAll(reread.latestBuckets());
         }
-        return new UsageReading(usage, latestBuckets);
+        return new UsageReading(usage, latestBuckets, unread);
     }
 
     private static LatestBucket latestBucket(ResultSet rs) throws SQLException {

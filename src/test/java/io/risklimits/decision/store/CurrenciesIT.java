@@ -21,6 +21,7 @@ import java.math.BigDecimal;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
@@ -228,8 +229,33 @@ class CurrenciesIT {
         assertThat(usageOf(key)).isEqualTo(Tally.ZERO);
     }
 
+    /**
+     * The usage of a key that no limit checks is not read; its windows still reject once they would reach
+     * the end of the long range (docs/contract.md, "Limits"). 4e18 counted this hour is below half the
+     * range, so the batch leaves the key's usage unread; an authorization counted as 5.3e18 (10^15 cents at
+     * 5,300) could take a window past the end with it, so the batch reads the usage after all, and rejects:
+     * 9.3e18 is beyond the largest long. Without that, the usage left unread (none) would approve it.
+     */
+    @Test
+    void anAmountThatCouldTakeAnUncheckedKeyPastTheLongRangeIsCheckedAgainstItsUsage() {
+        rate("AUD", "5300", Duration.ofHours(1));
+        BusinessKey key = newKey("ACH");
+        LocalDateTime hour =
+                db.queryForObject("SELECT date_trunc('hour', now() AT TIME ZONE 'UTC')", LocalDateTime.class);
+        BucketRows.add(db, key, hour, 4_000_000_000_000_000_000L);
+
+        Decision decided = store.decideAll(
+                        List.of(event(key, 1_000_000_000_000_000L, "AUD", EventType.AUTHORIZATION, null)),
+                        anyKey -> Limits.NONE)
+                .get(0);
+
+        assertThat(decided.conversion().countedAmount()).isEqualTo(5_300_000_000_000_000_000L);
+        assertThat(decided.verdict()).isEqualTo(Verdict.REJECTED);
+        assertThat(decided.reason()).isEqualTo(Reason.LIMIT_24H_AMOUNT);
+    }
+
     private Decision decide(TransactionEvent event) {
-        return store.decideAll(List.of(event), anyKey -> Limits.NONE).get(0);
+        return store.decideAll(List.of(event), anyKey -> TestStores.FAR_LIMITS).get(0);
     }
 
     // the key's usage over the last 24 hours, as an authorization of it would read it

@@ -368,13 +368,13 @@ class HoldsIT {
             clock.set(dayLater);
             // more in the window than the hold gives back outside it, so a stale start would not go below zero
             decide(authorization(key, 1_000));
-            Decision before = other.decideAll(List.of(authorization(key, 10)), any -> Limits.NONE)
+            Decision before = other.decideAll(List.of(authorization(key, 10)), any -> TestStores.FAR_LIMITS)
                     .get(0);
             clock.set(expiresAt.plusSeconds(1));
             otherClock.set(expiresAt.plusSeconds(2));
 
             assertThat(store.expireDueHolds(Set.of(key))).isOne();
-            Decision after = other.decideAll(List.of(authorization(key, 10)), any -> Limits.NONE)
+            Decision after = other.decideAll(List.of(authorization(key, 10)), any -> TestStores.FAR_LIMITS)
                     .get(0);
 
             assertThat(before.usage().of(Window.LAST_24_HOURS)).isEqualTo(new Tally(1_000, 1));
@@ -400,10 +400,10 @@ class HoldsIT {
         try (SetDatabaseClock otherClock = new SetDatabaseClock(START.plusSeconds(1))) {
             BatchDecisionStore other =
                     TestStores.batchDecisionStore(otherClock.dataSource(), otherClock.clock(), otherMeters);
-            other.decideAll(List.of(authorization(key, 10)), any -> Limits.NONE);
+            other.decideAll(List.of(authorization(key, 10)), any -> TestStores.FAR_LIMITS);
 
             decide(capture(key, hold, 400, true));
-            Decision after = other.decideAll(List.of(authorization(key, 10)), any -> Limits.NONE)
+            Decision after = other.decideAll(List.of(authorization(key, 10)), any -> TestStores.FAR_LIMITS)
                     .get(0);
 
             assertThat(after.usage().of(Window.LAST_24_HOURS)).isEqualTo(new Tally(460, 3));

@@ -181,10 +181,12 @@ class ReversalsIT {
     void aReleaseThreeDaysBackShrinksOnlyTheWindowsThatHoldThatHour() {
         BusinessKey key = newKey();
         TransactionEvent old = olderAuthorization(key, 1_000, 3 * 24);
-        Decision before = decide(authorization(key, 100));
+        Decision before = decideAll(List.of(authorization(key, 100)), TestStores.FAR_LIMITS)
+                .get(0);
 
         Decision release = decide(reversal(key, old, 1_000));
-        Decision after = decide(authorization(key, 50));
+        Decision after = decideAll(List.of(authorization(key, 50)), TestStores.FAR_LIMITS)
+                .get(0);
 
         assertThat(before.usage().of(Window.LAST_7_DAYS)).isEqualTo(new Tally(1_000, 1));
         assertThat(release.verdict()).isEqualTo(Verdict.RELEASED);
@@ -203,12 +205,12 @@ class ReversalsIT {
         TransactionEvent old = olderAuthorization(key, 1_000, 3 * 24);
         BatchDecisionStore otherWorker = TestStores.batchDecisionStore(dataSource);
         // the second decision finds this hour's bucket, so the worker remembers the key's window starts
-        otherWorker.decideAll(List.of(authorization(key, 100)), anyKey -> Limits.NONE);
-        otherWorker.decideAll(List.of(authorization(key, 10)), anyKey -> Limits.NONE);
+        otherWorker.decideAll(List.of(authorization(key, 100)), anyKey -> TestStores.FAR_LIMITS);
+        otherWorker.decideAll(List.of(authorization(key, 10)), anyKey -> TestStores.FAR_LIMITS);
 
         decide(reversal(key, old, 1_000));
         Decision after = otherWorker
-                .decideAll(List.of(authorization(key, 50)), anyKey -> Limits.NONE)
+                .decideAll(List.of(authorization(key, 50)), anyKey -> TestStores.FAR_LIMITS)
                 .get(0);
 
         // the release lowered the totals before the 24-hour window's first bucket, this hour's

@@ -3,10 +3,14 @@ package io.risklimits.decision.store;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.risklimits.decision.FxPolicy;
+import io.risklimits.decision.Limit;
+import io.risklimits.decision.Limits;
+import io.risklimits.decision.Window;
 import io.risklimits.decision.WindowCalendar;
 import io.risklimits.decision.hold.HoldTerms;
 import io.risklimits.shared.Failpoints;
 import java.time.Clock;
+import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -27,6 +31,13 @@ final class TestStores {
     }
 
     /** A store on the given clock (the one it reads the usage for), its metrics in a registry of its own. */
+    /**
+     * Limits on every window of usage that no test comes near: a decision reads the usage of each scope key
+     * (a store reads only the usage that limits check) and reports it, and rejects nothing for it.
+     */
+    static final Limits FAR_LIMITS = new Limits(Window.USAGE_WINDOWS.stream()
+            .collect(Collectors.toMap(window -> window, window -> new Limit(Long.MAX_VALUE, Long.MAX_VALUE))));
+
     static BatchDecisionStore batchDecisionStore(DataSource dataSource, Clock clock) {
         return batchDecisionStore(dataSource, clock, new SimpleMeterRegistry());
     }
