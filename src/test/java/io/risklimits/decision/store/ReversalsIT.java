@@ -221,6 +221,33 @@ class ReversalsIT {
     }
 
     /**
+     * A worker remembers the key's window starts while a limit checks its usage; a release three days back
+     * is decided while none does (the key's latest bucket alone read, its starts neither used nor
+     * forgotten); once a limit checks it again, the worker's decision sees the release. The release is
+     * smaller than the key's usage in the last 24 hours, so a stale start gives a usage too small, not
+     * one below zero, which would be read again anyway.
+     */
+    @Test
+    void windowStartsRememberedBeforeADecisionThatLeftTheUsageUnreadSeeTheReleaseItMade() {
+        BusinessKey key = newKey();
+        TransactionEvent old = olderAuthorization(key, 30, 3 * 24);
+        // the second decision finds this hour's bucket, so the store remembers the key's window starts
+        decideAll(List.of(authorization(key, 100)), TestStores.FAR_LIMITS);
+        decideAll(List.of(authorization(key, 10)), TestStores.FAR_LIMITS);
+
+        Decision release =
+                decideAll(List.of(reversal(key, old, 30)), Limits.NONE).get(0);
+        Decision after = decideAll(List.of(authorization(key, 50)), TestStores.FAR_LIMITS)
+                .get(0);
+
+        assertThat(release.verdict()).isEqualTo(Verdict.RELEASED);
+        assertThat(after.usage().of(Window.LAST_24_HOURS)).isEqualTo(new Tally(110, 2));
+        assertThat(after.usage().of(Window.LAST_7_DAYS))
+                .as("the 7-day usage without the released 30")
+                .isEqualTo(new Tally(110, 2));
+    }
+
+    /**
      * Reversals of one original decided at the same moment by several workers never give back more than
      * the original's amount in total: the key's lock serialises them, and each sees what the others
      * released.
