@@ -191,7 +191,6 @@ class RunningUsageRepository {
         List<ScopeKey> rewritten = new ArrayList<>();
         int remembered = 0;
         int read = 0;
-        int unchecked = 0;
         Set<ScopeKey> unread = new HashSet<>();
         List<ScopeKey> nearTheLongRange = new ArrayList<>();
         for (KeyRow row : rows) {
@@ -208,7 +207,6 @@ class RunningUsageRepository {
                 }
                 usage.put(row.key(), Usage.NONE);
                 unread.add(row.key());
-                unchecked++;
                 continue;
             }
             boolean startsRemembered = row.startsRemembered();
@@ -249,7 +247,7 @@ class RunningUsageRepository {
             usage.put(row.key(), keyUsage.get());
         }
         windowStarts.remember(lastingTheHour, bucket);
-        metrics.windowStartsFound(remembered - rewritten.size(), read, unchecked);
+        metrics.windowStartsFound(remembered - rewritten.size(), read, unread.size());
         windowStarts.forget(rewritten, bucket);
         // history was rewritten since their starts were remembered (a release, here or in another worker),
         // or the starts give a usage below zero, which no history has; or a key near the long range: read in
