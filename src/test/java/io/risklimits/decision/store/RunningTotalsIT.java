@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Direction;
+import io.risklimits.decision.Scope;
 import io.risklimits.decision.ScopeKey;
 import io.risklimits.decision.Tally;
 import io.risklimits.decision.WindowCalendar;
@@ -17,6 +18,7 @@ import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -318,34 +320,41 @@ class RunningTotalsIT {
      * key's latest bucket, add one event's amount with the statement-written running totals.
      */
     private void addAsTheBatchedDecider(UUID entity, Instant bucket, long amount) {
-        BusinessKey key = new BusinessKey(entity, "CARD", Direction.OUT);
-        db.queryForObject(
-                "SELECT decided_at FROM risk_begin_scoped_batch_decision(ARRAY[?]::uuid[], ARRAY['CARD'], ARRAY['OUT'], "
-                        + "'{}', '{}', '{}', '{}')",
-                OffsetDateTime.class,
-                entity);
-        RoundTrip trip = new RoundTrip(db);
-        buckets.addToBuckets(
-                Map.of(ScopeKey.of(key), new Tally(amount, 1)),
-                bucket,
-                usage.usageUpTo(List.of(ScopeKey.of(key)), bucket).latestBuckets(),
-                trip);
-        trip.run();
+        addAsTheBatchedDecider(List.of(ScopeKey.of(new BusinessKey(entity, "CARD", Direction.OUT))), bucket, amount);
     }
 
-    // adds the amount at each key and at its entity, in one batch (its locks are the caller's to take)
+    // adds the amount at each key and at its entity, in one batch
     private void addAsTheBatchedDecider(List<BusinessKey> keys, Instant bucket, long amount) {
-        db.queryForObject("SELECT set_config('risk.running_totals_written_by', 'statement', true)", String.class);
+        addAsTheBatchedDecider(
+                keys.stream()
+                        .flatMap(key -> ScopeKey.countedAt(key, null).stream())
+                        .toList(),
+                bucket,
+                amount);
+    }
+
+    // adds the amount at each of these key and entity scope keys, in one batch that locks them first
+    private void addAsTheBatchedDecider(Collection<ScopeKey> scopeKeys, Instant bucket, long amount) {
+        List<ScopeKey> keys =
+                scopeKeys.stream().filter(key -> key.scope() == Scope.KEY).toList();
+        List<ScopeKey> entities =
+                scopeKeys.stream().filter(key -> key.scope() == Scope.ENTITY).toList();
+        db.queryForObject(
+                "SELECT decided_at FROM risk_begin_scoped_batch_decision(?::uuid[], ?::text[], ?::text[], "
+                        + "?::text[], ?::uuid[], ?::text[], ?::text[])",
+                OffsetDateTime.class,
+                keys.stream().map(ScopeKey::owner).toArray(UUID[]::new),
+                keys.stream().map(ScopeKey::channel).toArray(String[]::new),
+                keys.stream().map(key -> key.direction().name()).toArray(String[]::new),
+                entities.stream().map(key -> key.scope().label()).toArray(String[]::new),
+                entities.stream().map(ScopeKey::owner).toArray(UUID[]::new),
+                entities.stream().map(ScopeKey::channel).toArray(String[]::new),
+                entities.stream().map(key -> key.direction().name()).toArray(String[]::new));
         Map<ScopeKey, Tally> added = new HashMap<>();
-        for (BusinessKey key : keys) {
-            ScopeKey.countedAt(key, null).forEach(scopeKey -> added.put(scopeKey, new Tally(amount, 1)));
-        }
+        scopeKeys.forEach(scopeKey -> added.put(scopeKey, new Tally(amount, 1)));
         RoundTrip trip = new RoundTrip(db);
         buckets.addToBuckets(
-                added,
-                bucket,
-                usage.usageUpTo(List.copyOf(added.keySet()), bucket).latestBuckets(),
-                trip);
+                added, bucket, usage.usageUpTo(List.copyOf(scopeKeys), bucket).latestBuckets(), trip);
         trip.run();
     }
 
