@@ -3,6 +3,7 @@ package io.risklimits.archive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.risklimits.support.ArchiveWindows;
 import io.risklimits.support.DecisionSchema;
 import io.risklimits.support.HourBoundary;
 import io.risklimits.support.RunningService;
@@ -60,24 +61,10 @@ class ArchiverIT {
     @BeforeEach
     void startTwelveHoursBeforeTheCutoff() {
         HourBoundary.awaitClearOfTheNextHour(Duration.ofSeconds(60));
-        cutoff = db.queryForObject(
-                "SELECT date_trunc('hour', (now() AT TIME ZONE 'UTC') - interval '32 days')", LocalDateTime.class);
+        cutoff = ArchiveWindows.cutoff(db);
         db.update("DELETE FROM risk_archive_lease");
         // whatever earlier tests left in the window is not this test's business
-        db.update("DELETE FROM risk_hourly_agg WHERE bucket_ts >= ? AND bucket_ts < ?", cutoff.minusHours(12), cutoff);
-        db.update(
-                "DELETE FROM risk_scope_hourly_agg WHERE bucket_ts >= ? AND bucket_ts < ?",
-                cutoff.minusHours(12),
-                cutoff);
-        db.update("DELETE FROM risk_request_log WHERE bucket_ts >= ? AND bucket_ts < ?", cutoff.minusHours(12), cutoff);
-        db.update(
-                "DELETE FROM risk_keyless_request_log WHERE bucket_ts >= ? AND bucket_ts < ?",
-                cutoff.minusHours(12),
-                cutoff);
-        db.update(
-                "DELETE FROM risk_authorization_ledger WHERE bucket_ts >= ? AND bucket_ts < ?",
-                cutoff.minusHours(12),
-                cutoff);
+        ArchiveWindows.clear(db, cutoff.minusHours(12), cutoff);
         setCursor(cutoff.minusHours(12));
     }
 
@@ -133,9 +120,7 @@ class ArchiverIT {
     @Test
     void withoutACursorAndNothingPastRetentionTheResultReportsNoCursor() {
         db.update("DELETE FROM risk_archive_cursor");
-        db.update("DELETE FROM risk_hourly_agg WHERE bucket_ts < ?", cutoff);
-        db.update("DELETE FROM risk_request_log WHERE bucket_ts < ?", cutoff);
-        db.update("DELETE FROM risk_keyless_request_log WHERE bucket_ts < ?", cutoff);
+        ArchiveWindows.clearBefore(db, cutoff);
         insertRowsAt(3);
 
         JsonNode result = run("\"window_minutes\": 180");
@@ -244,10 +229,7 @@ class ArchiverIT {
     @Test
     void aFirstRunStartsAtTheOldestScopeBucket() {
         db.update("DELETE FROM risk_archive_cursor");
-        db.update("DELETE FROM risk_hourly_agg WHERE bucket_ts < ?", cutoff);
-        db.update("DELETE FROM risk_scope_hourly_agg WHERE bucket_ts < ?", cutoff);
-        db.update("DELETE FROM risk_request_log WHERE bucket_ts < ?", cutoff);
-        db.update("DELETE FROM risk_keyless_request_log WHERE bucket_ts < ?", cutoff);
+        ArchiveWindows.clearBefore(db, cutoff);
         insertScopeRowsAt(-5);
 
         JsonNode result = run("\"window_minutes\": 180");

@@ -2,6 +2,7 @@ package io.risklimits.archive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.risklimits.support.ArchiveWindows;
 import io.risklimits.support.DecidedChannel;
 import io.risklimits.support.DecisionMessage;
 import io.risklimits.support.Events;
@@ -74,13 +75,10 @@ class DecidingWhileArchivingIT {
      * archive cursor at their first hour and nothing else in that range; returns how many.
      */
     private int backlogPastRetention() {
-        LocalDateTime cutoff = db.queryForObject(
-                "SELECT date_trunc('hour', (now() AT TIME ZONE 'UTC') - interval '32 days')", LocalDateTime.class);
+        LocalDateTime cutoff = ArchiveWindows.cutoff(db);
         LocalDateTime start = cutoff.minusHours(OLD_HOURS);
         db.update("DELETE FROM risk_archive_lease");
-        db.update("DELETE FROM risk_hourly_agg WHERE bucket_ts >= ? AND bucket_ts < ?", start, cutoff);
-        db.update("DELETE FROM risk_request_log WHERE bucket_ts >= ? AND bucket_ts < ?", start, cutoff);
-        db.update("DELETE FROM risk_keyless_request_log WHERE bucket_ts >= ? AND bucket_ts < ?", start, cutoff);
+        ArchiveWindows.clear(db, start, cutoff);
         int oldRows = db.update("""
                 INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count)
                 SELECT entity_id, ?, 'OUT', ?::timestamp + make_interval(hours => hour), 100, 1

@@ -10,6 +10,7 @@ import io.risklimits.decision.TransactionEvent;
 import io.risklimits.decision.Verdict;
 import io.risklimits.decision.store.BatchDecisionStore;
 import io.risklimits.limits.LimitCatalog;
+import io.risklimits.support.ArchiveWindows;
 import io.risklimits.support.DecisionMessage;
 import io.risklimits.support.Events;
 import io.risklimits.support.HourBoundary;
@@ -81,15 +82,9 @@ class ReversalWhileArchivingIT {
     @BeforeEach
     void anOriginalPastRetention() {
         HourBoundary.awaitClearOfTheNextHour(Duration.ofMinutes(3));
-        LocalDateTime cutoff = db.queryForObject(
-                "SELECT date_trunc('hour', (now() AT TIME ZONE 'UTC') - interval '32 days')", LocalDateTime.class);
+        LocalDateTime cutoff = ArchiveWindows.cutoff(db);
         db.update("DELETE FROM risk_archive_lease");
-        for (String table : new String[] {"risk_hourly_agg", "risk_request_log", "risk_keyless_request_log"}) {
-            db.update(
-                    "DELETE FROM " + table + " WHERE bucket_ts >= ? AND bucket_ts < ?",
-                    cutoff.minusHours(2),
-                    cutoff.plusDays(31));
-        }
+        ArchiveWindows.clear(db, cutoff.minusHours(2), cutoff.plusDays(31));
         db.update("DELETE FROM risk_archive_cursor");
         db.update("INSERT INTO risk_archive_cursor (cursor_ts) VALUES (?)", cutoff.minusHours(2));
         insertApprovedAndCounted(entity, original, cutoff.minusHours(1));

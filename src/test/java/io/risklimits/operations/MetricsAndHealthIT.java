@@ -3,6 +3,7 @@ package io.risklimits.operations;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.risklimits.support.ArchiveWindows;
 import io.risklimits.support.Events;
 import io.risklimits.support.HourBoundary;
 import io.risklimits.support.RunningService;
@@ -176,13 +177,10 @@ class MetricsAndHealthIT {
     /** Like ArchiverIT: the cursor 3 h before the cutoff, and only this test's rows in between. */
     private LocalDateTime prepareOneOldRowThreeHoursBeforeTheCutoff() {
         HourBoundary.awaitClearOfTheNextHour(Duration.ofSeconds(120));
-        LocalDateTime cutoff = db.queryForObject(
-                "SELECT date_trunc('hour', (now() AT TIME ZONE 'UTC') - interval '32 days')", LocalDateTime.class);
+        LocalDateTime cutoff = ArchiveWindows.cutoff(db);
         LocalDateTime from = cutoff.minusHours(3);
         db.update("DELETE FROM risk_archive_lease");
-        db.update("DELETE FROM risk_hourly_agg WHERE bucket_ts >= ? AND bucket_ts < ?", from, cutoff);
-        db.update("DELETE FROM risk_request_log WHERE bucket_ts >= ? AND bucket_ts < ?", from, cutoff);
-        db.update("DELETE FROM risk_keyless_request_log WHERE bucket_ts >= ? AND bucket_ts < ?", from, cutoff);
+        ArchiveWindows.clear(db, from, cutoff);
         db.update(
                 "INSERT INTO risk_archive_cursor (cursor_ts) VALUES (?)"
                         + " ON CONFLICT (singleton) DO UPDATE SET cursor_ts = EXCLUDED.cursor_ts",
