@@ -11,7 +11,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import tools.jackson.databind.JsonNode;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Reads the decisions and events of a phase back from their topics, once the phase is over. */
@@ -37,16 +38,14 @@ final class DecisionLog {
      */
     Map<String, Appended> read(Map<TopicPartition, Long> from, Set<String> wanted, Duration timeout) {
         Map<String, Appended> decisions = new HashMap<>(wanted.size() * 2);
-        firstOfEach(from, wanted, timeout).forEach((dedupeId, record) -> decisions.put(dedupeId, appended(record)));
+        firstOfEach(from, wanted, timeout, true)
+                .forEach((dedupeId, first) -> decisions.put(
+                        dedupeId,
+                        new Appended(
+                                first.appendedMillis(),
+                                "APPROVED".equals(first.message().decision()),
+                                Instant.parse(first.message().decidedAt()).toEpochMilli())));
         return decisions;
-    }
-
-    private static Appended appended(ConsumerRecord<byte[], byte[]> record) {
-        JsonNode decision = JSON.readTree(record.value());
-        return new Appended(
-                record.timestamp(),
-                "APPROVED".equals(decision.get("decision").stringValue()),
-                Instant.parse(decision.get("decided_at").stringValue()).toEpochMilli());
     }
 
     /**
@@ -55,15 +54,59 @@ final class DecisionLog {
      */
     Map<String, Long> eventsAppended(Map<TopicPartition, Long> from, Set<String> wanted, Duration timeout) {
         Map<String, Long> appended = new HashMap<>(wanted.size() * 2);
-        firstOfEach(from, wanted, timeout).forEach((dedupeId, record) -> appended.put(dedupeId, record.timestamp()));
+        firstOfEach(from, wanted, timeout, false)
+                .forEach((dedupeId, first) -> appended.put(dedupeId, first.appendedMillis()));
         return appended;
     }
 
-    /** Per wanted dedupe_id, its record with the earliest timestamp, once every one has been read. */
-    private Map<String, ConsumerRecord<byte[], byte[]>> firstOfEach(
-            Map<TopicPartition, Long> from, Set<String> wanted, Duration timeout) {
+    /**
+     * The top-level fields of a message the benchmark reads: the dedupe_id, and of a decision its verdict
+     * and decided_at (null when not asked for, or absent).
+     */
+    record Message(String dedupeId, String decision, String decidedAt) {
+
+        /**
+         * Reads them in one pass over the message's JSON, skipping nested objects and arrays (a shadow
+         * decision's own "decision" among them) and stopping once it has what it was asked for: tens of
+         * thousands of decisions are read back after every phase.
+         */
+        static Message of(byte[] json, boolean decision) {
+            String dedupeId = null;
+            String verdict = null;
+            String decidedAt = null;
+            try (JsonParser parser = JSON.createParser(json)) {
+                if (parser.nextToken() != JsonToken.START_OBJECT) {
+                    return new Message(null, null, null);
+                }
+                for (String name = parser.nextName(); name != null; name = parser.nextName()) {
+                    JsonToken value = parser.nextToken();
+                    String text = value == JsonToken.VALUE_STRING ? parser.getString() : null;
+                    switch (name) {
+                        case "dedupe_id" -> dedupeId = text;
+                        case "decision" -> verdict = text;
+                        case "decided_at" -> decidedAt = text;
+                        default -> parser.skipChildren();
+                    }
+                    if (dedupeId != null && (!decision || (verdict != null && decidedAt != null))) {
+                        break;
+                    }
+                }
+            }
+            return new Message(dedupeId, verdict, decidedAt);
+        }
+    }
+
+    // a wanted record as first appended: when, and what it said
+    private record First(long appendedMillis, Message message) {}
+
+    /**
+     * Per wanted dedupe_id, its record with the earliest timestamp, once every one has been read; decision:
+     * whether they are decisions, whose verdict and decided_at are read too.
+     */
+    private Map<String, First> firstOfEach(
+            Map<TopicPartition, Long> from, Set<String> wanted, Duration timeout, boolean decision) {
         int expected = wanted.size();
-        Map<String, ConsumerRecord<byte[], byte[]>> first = new HashMap<>(expected * 2);
+        Map<String, First> first = new HashMap<>(expected * 2);
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
                 bootstrapServers,
@@ -85,15 +128,14 @@ final class DecisionLog {
                     throw new IllegalStateException("Read " + first.size() + " of " + expected + " records");
                 }
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-                    String dedupeId =
-                            JSON.readTree(record.value()).get("dedupe_id").stringValue();
-                    if (!wanted.contains(dedupeId)) {
+                    Message message = Message.of(record.value(), decision);
+                    if (message.dedupeId() == null || !wanted.contains(message.dedupeId())) {
                         continue; // a late replay of an earlier phase
                     }
                     first.merge(
-                            dedupeId,
-                            record,
-                            (earlier, later) -> earlier.timestamp() <= later.timestamp() ? earlier : later);
+                            message.dedupeId(),
+                            new First(record.timestamp(), message),
+                            (earlier, later) -> earlier.appendedMillis() <= later.appendedMillis() ? earlier : later);
                 }
             }
         }
