@@ -32,10 +32,19 @@ class PhaseSizesTest {
     }
 
     @Test
-    void aPhaseThatFellShortRunsAgainSizedFromItsRateWithTheGuessMargin() {
+    void aPhaseThatFellShortRunsAgainSizedFromItsRateForTwiceThePhaseTime() {
         assertThat(eventsOfEachAttempt(12_000, 2.0, 6.0))
-                .as("the first phase's events, then 12,000/s for 5 s and six tenths more")
-                .containsExactly(options.events(), 96_000);
+                .as("the first phase's events, then 12,000/s for twice 5 s")
+                .containsExactly(options.events(), 120_000);
+    }
+
+    @Test
+    void aScenarioThatFellShortBeforeItsFullPhaseGetsTheNarrowerMarginAfterIt() {
+        eventsOfEachAttempt(12_000, 2.0, 6.0);
+
+        assertThat(sizes.events(Scenario.UNIFORM, BATCHED))
+                .as("12,000/s for 5 s, and a quarter more")
+                .isEqualTo(75_000);
     }
 
     @Test
