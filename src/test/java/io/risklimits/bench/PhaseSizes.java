@@ -27,7 +27,9 @@ final class PhaseSizes {
     static final double GUESS_MARGIN = 1.6;
     // over the rate of the scenario and mode's own phase that fell short
     static final double SHORT_PHASE_MARGIN = 2.0;
-    private static final double FIRST_CEILING_OVER_END_TO_END = 1.5;
+    // the ceiling over end to end assumed before any scenario's ceiling has run: they are about equal
+    // where end to end meets its goal (0.75 of the ceiling or more), and the guess margin covers the rest
+    private static final double FIRST_CEILING_OVER_END_TO_END = 1.0;
     private static final int ATTEMPTS = 4;
     static final int MAX_EVENTS = 2_000_000;
 
@@ -97,13 +99,12 @@ final class PhaseSizes {
 
     /**
      * A scenario's first ceiling: its own end-to-end rate, just measured, times the highest ratio of
-     * ceiling to end to end seen in another scenario (1.5 at least), so that its phase is not sized
+     * ceiling to end to end seen in another scenario (1 at least), so that its phase is not sized
      * from a faster scenario's ceiling; else the highest rate of the mode.
      */
     private Double firstRate(Scenario scenario, String mode) {
         Double endToEnd = rateByPhase.get(scenario.name() + " " + BATCHED);
         if (mode.equals(CEILING) && endToEnd != null && ceilingOverEndToEnd > 0) {
-            // scenarios differ in how far their ceiling is above end to end: at least 1.5 times
             return endToEnd * Math.max(FIRST_CEILING_OVER_END_TO_END, ceilingOverEndToEnd);
         }
         return rateByMode.get(mode);
@@ -112,7 +113,7 @@ final class PhaseSizes {
     private int firstEvents(String mode) {
         return switch (mode) {
             case BATCHED -> options.events();
-            // the ceiling's first phase: the service's own rate is known by then, and the ceiling is faster
+            // the first ceiling of all: the service's own rate is known by then
             case CEILING ->
                 sized(rateByMode.getOrDefault(BATCHED, (double) options.events())
                         * FIRST_CEILING_OVER_END_TO_END

@@ -1,6 +1,7 @@
 package io.risklimits.bench;
 
 import static io.risklimits.bench.DecisionBenchmark.BATCHED;
+import static io.risklimits.bench.DecisionBenchmark.CEILING;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -54,6 +55,26 @@ class PhaseSizesTest {
         assertThat(eventsOfEachAttempt(20_000, 4.0, 6.0))
                 .as("10,000/s for 5 s and a quarter more, then 20,000/s for 5 s and a quarter more")
                 .containsExactly(62_500, 125_000);
+    }
+
+    @Test
+    void theFirstCeilingOfAllIsSizedFromTheHighestEndToEndRateWithTheGuessMargin() {
+        run(Scenario.UNIFORM, 10_000, 6.0);
+
+        assertThat(sizes.events(Scenario.UNIFORM, CEILING))
+                .as("10,000/s for 5 s, and six tenths more")
+                .isEqualTo(80_000);
+    }
+
+    @Test
+    void aScenariosFirstCeilingIsSizedFromItsOwnEndToEndRateTimesTheCeilingRatioSeen() {
+        run(Scenario.UNIFORM, 10_000, 6.0);
+        sizes.timed(Scenario.UNIFORM, CEILING, "ceiling", PhaseSizes.MAX_EVENTS, events -> phase(15_000, 6.0));
+        run(Scenario.REVERSAL_MIX, 8_000, 6.0);
+
+        assertThat(sizes.events(Scenario.REVERSAL_MIX, CEILING))
+                .as("8,000/s times 1.5 for 5 s, and six tenths more")
+                .isEqualTo(96_000);
     }
 
     // the events uniform 30 d's phase was given at each attempt, each running at the rate for these seconds
