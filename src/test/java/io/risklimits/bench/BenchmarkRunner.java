@@ -270,8 +270,9 @@ record BenchmarkRunner(
         kafka.awaitRecords(service.topics().decisions(), start, produced.size(), options.phaseTimeout());
         long endedNanos = System.nanoTime();
         Optional<ProcessCpu.Cost> cpu = watch.printSince("throughput phase", service, produced.size());
-        // the decisions are read back while the server reports its statistics, which costSince waits for;
-        // its CPU figures are taken as it begins, and are PostgreSQL's and the decider threads' alone
+        // the decisions are read back while costSince waits for the server to report its statistics; the
+        // read does not enter the cost: costSince takes its CPU figures first, PostgreSQL's and the decider
+        // threads' alone
         CompletableFuture<Collection<DecisionLog.Appended>> readBack = CompletableFuture.supplyAsync(
                 () -> decisions.read(start, produced, options.phaseTimeout()).values());
         DecisionCost cost = watch.costSince(service, produced.size(), OptionalLong.empty(), endedNanos);

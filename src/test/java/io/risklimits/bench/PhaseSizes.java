@@ -16,8 +16,7 @@ import java.util.function.IntFunction;
  * and rates rise from the first round to the next as the machine and the caches settle, so the phase gets
  * six tenths longer instead. A phase that still ends sooner is not counted: it was the calibration, and the
  * phase runs again sized from its rate, for twice the phase time, since a short phase's rate is low by
- * what its first polls and caches take whatever its length (a phase of 20,000 events that lasted 1.7 s
- * read 11,900/s where its scenario ran at 21,500/s).
+ * what its first polls and caches take, whatever its length.
  */
 final class PhaseSizes {
 
