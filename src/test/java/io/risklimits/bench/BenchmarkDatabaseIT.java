@@ -1,6 +1,7 @@
 package io.risklimits.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.risklimits.support.TestInfrastructure;
 import java.nio.file.Files;
@@ -100,6 +101,44 @@ class BenchmarkDatabaseIT {
         database.loadScopeHistory("entity", keys, keys.entityIds(), false);
 
         assertThat(generated).hasSize(1_000 * 48).isEqualTo(entityHistory());
+    }
+
+    @Test
+    void aLoadWithTheBucketIndexesSetAsideRunsWithoutThemAndLeavesThemAsTheyWereAndInUse() {
+        BucketIndexesSetAside setAside =
+                new BucketIndexesSetAside(TestInfrastructure.get().dataSource());
+        List<BucketIndexesSetAside.Index> before = setAside.secondaryIndexes();
+        assertThat(before)
+                .extracting(BucketIndexesSetAside.Index::name)
+                .contains("risk_hourly_agg_archive_idx", "risk_scope_hourly_agg_archive_idx");
+
+        long rows = setAside.during(() -> {
+            assertThat(setAside.secondaryIndexes()).isEmpty();
+            return database.loadHistory(keys, 2) + database.loadEntityHistory(keys, 2);
+        });
+
+        assertThat(rows).isEqualTo(2_000L * 48);
+        assertThat(setAside.secondaryIndexes()).isEqualTo(before);
+        assertThat(db.queryForObject("""
+                        SELECT count(*) FROM pg_index
+                        WHERE indexrelid IN (CAST('risk_hourly_agg_archive_idx' AS regclass),
+                                             CAST('risk_scope_hourly_agg_archive_idx' AS regclass))
+                          AND indisvalid AND indisready
+                        """, Long.class)).isEqualTo(2L);
+    }
+
+    @Test
+    void aLoadThatFailsWithTheBucketIndexesSetAsideLeavesThemAsTheyWere() {
+        BucketIndexesSetAside setAside =
+                new BucketIndexesSetAside(TestInfrastructure.get().dataSource());
+        List<BucketIndexesSetAside.Index> before = setAside.secondaryIndexes();
+
+        assertThatThrownBy(() -> setAside.during(() -> {
+                    throw new IllegalStateException("the load failed");
+                }))
+                .hasMessage("the load failed");
+
+        assertThat(setAside.secondaryIndexes()).isEqualTo(before);
     }
 
     // the heap pages holding the key set's rows of a bucket table (reading them brings them into shared buffers)

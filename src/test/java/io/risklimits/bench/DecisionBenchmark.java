@@ -55,7 +55,9 @@ class DecisionBenchmark {
         List<Scenario> scenarios =
                 options.scenarios().stream().map(Scenario::named).toList();
         BenchmarkHistory histories = new BenchmarkHistory(options, database);
-        Map<String, BenchmarkKeys> keysBySet = histories.load(scenarios);
+        // nothing else runs yet: the archiver's indexes are built once after the history is in
+        Map<String, BenchmarkKeys> keysBySet =
+                new BucketIndexesSetAside(infrastructure.dataSource()).during(() -> histories.load(scenarios));
         BenchmarkKeys warmupKeys = histories.load(BenchmarkKeys.random(WARMUP_KEYS), 1);
         histories.writeAndDeleteOldDecisions(keysBySet.values());
         database.settle();
