@@ -104,21 +104,31 @@ class BenchmarkDatabaseIT {
     }
 
     @Test
-    void aLoadWithTheBucketIndexesSetAsideRunsWithoutThemAndLeavesThemAsTheyWereAndInUse() {
-        BucketIndexesSetAside setAside =
-                new BucketIndexesSetAside(TestInfrastructure.get().dataSource());
-        List<BucketIndexesSetAside.Index> before = setAside.secondaryIndexes();
+    void aBulkLoadRunsWithoutTheArchiveIndexesAndAutovacuumAndLeavesBothAsTheyWere() {
+        BucketTablesBulkLoad bulkLoad =
+                new BucketTablesBulkLoad(TestInfrastructure.get().dataSource());
+        List<BucketTablesBulkLoad.Index> before = bulkLoad.secondaryIndexes();
+        // one table with autovacuum set as an operator may have set it, one as the migrations leave it
+        db.execute("ALTER TABLE risk_scope_hourly_agg SET (autovacuum_enabled = true)");
+        List<String> keyParameters = bulkLoad.storageParameters("risk_hourly_agg");
+        List<String> scopeParameters = bulkLoad.storageParameters("risk_scope_hourly_agg");
+        assertThat(keyParameters).noneMatch(parameter -> parameter.startsWith("autovacuum_enabled"));
         assertThat(before)
-                .extracting(BucketIndexesSetAside.Index::name)
+                .extracting(BucketTablesBulkLoad.Index::name)
                 .contains("risk_hourly_agg_archive_idx", "risk_scope_hourly_agg_archive_idx");
 
-        long rows = setAside.during(() -> {
-            assertThat(setAside.secondaryIndexes()).isEmpty();
+        long rows = bulkLoad.run(() -> {
+            assertThat(bulkLoad.secondaryIndexes()).isEmpty();
+            BucketTablesBulkLoad.TABLES.forEach(
+                    table -> assertThat(bulkLoad.storageParameters(table)).contains("autovacuum_enabled=false"));
             return database.loadHistory(keys, 2) + database.loadEntityHistory(keys, 2);
         });
 
         assertThat(rows).isEqualTo(2_000L * 48);
-        assertThat(setAside.secondaryIndexes()).isEqualTo(before);
+        assertThat(bulkLoad.secondaryIndexes()).isEqualTo(before);
+        assertThat(bulkLoad.storageParameters("risk_hourly_agg")).isEqualTo(keyParameters);
+        assertThat(bulkLoad.storageParameters("risk_scope_hourly_agg")).isEqualTo(scopeParameters);
+        db.execute("ALTER TABLE risk_scope_hourly_agg RESET (autovacuum_enabled)");
         assertThat(db.queryForObject("""
                         SELECT count(*) FROM pg_index
                         WHERE indexrelid IN (CAST('risk_hourly_agg_archive_idx' AS regclass),
@@ -128,17 +138,19 @@ class BenchmarkDatabaseIT {
     }
 
     @Test
-    void aLoadThatFailsWithTheBucketIndexesSetAsideLeavesThemAsTheyWere() {
-        BucketIndexesSetAside setAside =
-                new BucketIndexesSetAside(TestInfrastructure.get().dataSource());
-        List<BucketIndexesSetAside.Index> before = setAside.secondaryIndexes();
+    void aBulkLoadThatFailsLeavesTheIndexesAndAutovacuumAsTheyWere() {
+        BucketTablesBulkLoad bulkLoad =
+                new BucketTablesBulkLoad(TestInfrastructure.get().dataSource());
+        List<BucketTablesBulkLoad.Index> before = bulkLoad.secondaryIndexes();
+        List<String> keyParameters = bulkLoad.storageParameters("risk_hourly_agg");
 
-        assertThatThrownBy(() -> setAside.during(() -> {
+        assertThatThrownBy(() -> bulkLoad.run(() -> {
                     throw new IllegalStateException("the load failed");
                 }))
                 .hasMessage("the load failed");
 
-        assertThat(setAside.secondaryIndexes()).isEqualTo(before);
+        assertThat(bulkLoad.secondaryIndexes()).isEqualTo(before);
+        assertThat(bulkLoad.storageParameters("risk_hourly_agg")).isEqualTo(keyParameters);
     }
 
     // the heap pages holding the key set's rows of a bucket table (reading them brings them into shared buffers)

@@ -55,9 +55,9 @@ class DecisionBenchmark {
         List<Scenario> scenarios =
                 options.scenarios().stream().map(Scenario::named).toList();
         BenchmarkHistory histories = new BenchmarkHistory(options, database);
-        // nothing else runs yet: the archiver's indexes are built once after the history is in
+        // nothing else runs yet: a bulk load, the archiver's indexes built once after it
         Map<String, BenchmarkKeys> keysBySet =
-                new BucketIndexesSetAside(infrastructure.dataSource()).during(() -> histories.load(scenarios));
+                new BucketTablesBulkLoad(infrastructure.dataSource()).run(() -> histories.load(scenarios));
         BenchmarkKeys warmupKeys = histories.load(BenchmarkKeys.random(WARMUP_KEYS), 1);
         histories.writeAndDeleteOldDecisions(keysBySet.values());
         database.settle();
