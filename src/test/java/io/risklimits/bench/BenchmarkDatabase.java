@@ -339,6 +339,14 @@ final class BenchmarkDatabase {
         }
     }
 
+    /**
+     * Gathers the key buckets' statistics, for a statement that adds them up ({@link #loadScopeHistory})
+     * after a bulk load, which autovacuum does not visit ({@link BucketTablesBulkLoad}).
+     */
+    void analyzeKeyBuckets() {
+        jdbc.execute("ANALYZE risk_hourly_agg");
+    }
+
     /** Account-scope limits every account stays far below, so that decisions report the account scopes. */
     void addAccountLimits() {
         jdbc.update("""
