@@ -141,6 +141,50 @@ class RunningTotalsIT {
                 .containsExactly(0L, 1L, 2L, 2L);
     }
 
+    /** The same for a scope key's buckets, which have triggers of their own. */
+    @Test
+    void anUpdateOfScopeBucketsThatAlsoWritesTheTotalsGetsThemFromTheTriggers() {
+        UUID entity = ownKeys.newEntity();
+        db.update("""
+                INSERT INTO risk_scope_hourly_agg (scope, owner_id, channel_code, direction_code, bucket_ts,
+                                                   sum_amount, tx_count)
+                SELECT 'entity', ?, '*', 'OUT', ?::timestamp + make_interval(hours => hour), 100, 1
+                FROM generate_series(0, 3) AS hour
+                """, entity, Timestamp.valueOf(START));
+        List<Long> rewritesBefore = scopeRewrites(entity);
+
+        db.update("""
+                UPDATE risk_scope_hourly_agg
+                SET sum_amount = sum_amount + 50, tx_count = tx_count + 1,
+                    running_amount = 0, running_count = 0, rewrites = 0
+                WHERE scope = 'entity' AND owner_id = ? AND bucket_ts IN (?, ?)
+                """, entity, Timestamp.valueOf(START.plusHours(1)), Timestamp.valueOf(START.plusHours(2)));
+
+        assertThat(db.queryForList("""
+                        SELECT bucket_ts::text
+                        FROM (SELECT bucket_ts, running_amount, running_count,
+                                     sum(sum_amount) OVER (ORDER BY bucket_ts) AS expected_amount,
+                                     sum(tx_count)   OVER (ORDER BY bucket_ts) AS expected_count
+                              FROM risk_scope_hourly_agg
+                              WHERE scope = 'entity' AND owner_id = ?) AS buckets
+                        WHERE running_amount <> expected_amount OR running_count <> expected_count
+                        """, String.class, entity)).isEmpty();
+        List<Long> rewritesAfter = scopeRewrites(entity);
+        assertThat(List.of(
+                        rewritesAfter.get(0) - rewritesBefore.get(0),
+                        rewritesAfter.get(1) - rewritesBefore.get(1),
+                        rewritesAfter.get(2) - rewritesBefore.get(2),
+                        rewritesAfter.get(3) - rewritesBefore.get(3)))
+                .containsExactly(0L, 1L, 2L, 2L);
+    }
+
+    private List<Long> scopeRewrites(UUID entity) {
+        return db.queryForList(
+                "SELECT rewrites FROM risk_scope_hourly_agg WHERE scope = 'entity' AND owner_id = ? ORDER BY bucket_ts",
+                Long.class,
+                entity);
+    }
+
     private List<Long> rewrites(UUID entity) {
         return db.queryForList(
                 "SELECT rewrites FROM risk_hourly_agg WHERE entity_id = ? ORDER BY bucket_ts", Long.class, entity);
