@@ -46,6 +46,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowCallbackHandler;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -1043,6 +1045,13 @@ class DeciderOracleIT {
      * first, which the windows and the buckets tell apart from its earliest.
      */
     private Map<String, Sent> loadHoldsDecidedBefore(ReferenceModel model, OracleEvents events) {
+        // in one transaction, as the decider files a hold: the service's sweep runs meanwhile, and a hold
+        // it expired before its buckets were in would release from buckets not there yet
+        return new TransactionTemplate(new DataSourceTransactionManager(Objects.requireNonNull(db.getDataSource())))
+                .execute(transaction -> fileHoldsDecidedBefore(model, events));
+    }
+
+    private Map<String, Sent> fileHoldsDecidedBefore(ReferenceModel model, OracleEvents events) {
         Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS);
         Instant authorized = hour.minus(Duration.ofHours(31));
         Instant incremented = hour.minus(Duration.ofHours(3));
