@@ -176,15 +176,7 @@ class RunningTotalsIT {
     }
 
     private List<String> entityScopeMismatches(UUID entity) {
-        return db.queryForList("""
-                SELECT bucket_ts::text
-                FROM (SELECT bucket_ts, running_amount, running_count,
-                             sum(sum_amount) OVER (ORDER BY bucket_ts) AS expected_amount,
-                             sum(tx_count)   OVER (ORDER BY bucket_ts) AS expected_count
-                      FROM risk_scope_hourly_agg
-                      WHERE scope = 'entity' AND owner_id = ?) AS buckets
-                WHERE running_amount <> expected_amount OR running_count <> expected_count
-                """, String.class, entity);
+        return prefixSumMismatches("risk_scope_hourly_agg WHERE scope = 'entity' AND owner_id = ?", entity);
     }
 
     private List<Long> rewrites(UUID entity) {
@@ -483,15 +475,25 @@ class RunningTotalsIT {
     }
 
     private List<String> mismatches(UUID entity) {
+        return prefixSumMismatches(
+                "risk_hourly_agg WHERE entity_id = ? AND channel_code = 'CARD' AND direction_code = 'OUT'", entity);
+    }
+
+    /**
+     * The hours of one scope key's buckets whose running totals are not the prefix sums of its amounts and
+     * counts.
+     *
+     * @param bucketsOfTheKey the bucket table and the condition that picks the key's rows
+     */
+    private List<String> prefixSumMismatches(String bucketsOfTheKey, UUID owner) {
         return db.queryForList("""
                 SELECT bucket_ts::text
                 FROM (SELECT bucket_ts, running_amount, running_count,
                              sum(sum_amount) OVER (ORDER BY bucket_ts) AS expected_amount,
                              sum(tx_count)   OVER (ORDER BY bucket_ts) AS expected_count
-                      FROM risk_hourly_agg
-                      WHERE entity_id = ? AND channel_code = 'CARD' AND direction_code = 'OUT') AS buckets
+                      FROM %s) AS buckets
                 WHERE running_amount <> expected_amount OR running_count <> expected_count
-                """, String.class, entity);
+                """.formatted(bucketsOfTheKey), String.class, owner);
     }
 
     private void addToBucket(UUID entity, int hour, long amount) {
