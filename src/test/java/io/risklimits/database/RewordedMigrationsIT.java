@@ -3,6 +3,7 @@ package io.risklimits.database;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.risklimits.support.DatabaseOfItsOwn;
 import io.risklimits.support.RunningService;
 import io.risklimits.support.TestInfrastructure;
 import java.util.HashMap;
@@ -14,7 +15,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
  * A database migrated while V1 to V3 had their earlier comments starts with the service as it is: the
@@ -26,27 +26,23 @@ class RewordedMigrationsIT {
 
     private static final String PASSWORD = "it-" + UUID.randomUUID();
 
-    private final String suffix = UUID.randomUUID().toString().substring(0, 8);
-    private final String database = "risk_it_reworded_" + suffix;
-    private final String login = "risk_it_reworded_decider_" + suffix;
+    private final String login =
+            "risk_it_reworded_decider_" + UUID.randomUUID().toString().substring(0, 8);
     private final JdbcTemplate server =
             new JdbcTemplate(TestInfrastructure.get().dataSource());
+    private DatabaseOfItsOwn database;
     private JdbcTemplate owner;
 
     @BeforeEach
     void migrateADatabaseOfItsOwn() {
-        TestInfrastructure infrastructure = TestInfrastructure.get();
-        server.execute("CREATE DATABASE " + database);
+        database = DatabaseOfItsOwn.migrated("risk_it_reworded");
         server.execute("CREATE ROLE " + login + " LOGIN PASSWORD '" + PASSWORD + "' IN ROLE risk_decider");
-        DriverManagerDataSource dataSource =
-                new DriverManagerDataSource(urlOf(database), infrastructure.username(), infrastructure.password());
-        Flyway.configure().dataSource(dataSource).load().migrate();
-        owner = new JdbcTemplate(dataSource);
+        owner = new JdbcTemplate(database.dataSource());
     }
 
     @AfterEach
     void dropTheDatabase() {
-        server.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+        database.close();
         server.execute("DROP ROLE IF EXISTS " + login);
     }
 
@@ -94,7 +90,7 @@ class RewordedMigrationsIT {
         TestInfrastructure infrastructure = TestInfrastructure.get();
         Map<String, Object> overrides = new HashMap<>();
         overrides.put("risk.roles", "decider");
-        overrides.put("spring.datasource.url", urlOf(database));
+        overrides.put("spring.datasource.url", database.url());
         overrides.put("spring.datasource.username", login);
         overrides.put("spring.datasource.password", PASSWORD);
         overrides.put("spring.flyway.user", infrastructure.username());
@@ -110,17 +106,5 @@ class RewordedMigrationsIT {
     private void setStoredChecksum(String version, int checksum) {
         assertThat(owner.update("UPDATE flyway_schema_history SET checksum = ? WHERE version = ?", checksum, version))
                 .isEqualTo(1);
-    }
-
-    /**
-     * The test server's URL for another database, without a user= parameter: PgJDBC lets one in the URL
-     * win over the username property, and the service's login must come from the property.
-     */
-    private static String urlOf(String database) {
-        return TestInfrastructure.get()
-                .jdbcUrl()
-                .replaceFirst("/[^/?]+(\\?|$)", "/" + database + "$1")
-                .replaceAll("([?&])user=[^&]*&?", "$1")
-                .replaceAll("[?&]$", "");
     }
 }

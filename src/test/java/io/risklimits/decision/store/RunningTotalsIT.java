@@ -2,15 +2,11 @@ package io.risklimits.decision.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Direction;
-import io.risklimits.decision.Scope;
 import io.risklimits.decision.ScopeKey;
 import io.risklimits.decision.Tally;
-import io.risklimits.decision.WindowCalendar;
 import io.risklimits.support.NoRowsLeftBehind;
 import io.risklimits.support.TestInfrastructure;
 import java.sql.Timestamp;
@@ -19,9 +15,7 @@ import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -52,11 +46,7 @@ class RunningTotalsIT {
     private final TransactionTemplate transaction =
             new TransactionTemplate(new DataSourceTransactionManager(dataSource));
     private final HourlyUsageRepository buckets = new HourlyUsageRepository();
-    private final RunningUsageRepository usage = new RunningUsageRepository(
-            new JdbcTemplate(dataSource),
-            WindowCalendar.UTC,
-            new WindowStartsCache(0),
-            new DecisionStoreMetrics(new SimpleMeterRegistry()));
+    private final BatchedDeciderWrites batched = new BatchedDeciderWrites(db);
     private final Random random = new Random(7);
     private final TestKeys ownKeys = new TestKeys();
 
@@ -102,7 +92,7 @@ class RunningTotalsIT {
                 addToBucket(entity, hour, amount);
             } else {
                 Instant bucket = START.plusHours(hour).toInstant(ZoneOffset.UTC);
-                transaction.executeWithoutResult(status -> addAsTheBatchedDecider(entity, bucket, amount));
+                transaction.executeWithoutResult(status -> batched.addAtTheKey(entity, bucket, amount));
             }
         }
 
@@ -176,120 +166,12 @@ class RunningTotalsIT {
     }
 
     private List<String> entityScopeMismatches(UUID entity) {
-        return prefixSumMismatches("risk_scope_hourly_agg WHERE scope = 'entity' AND owner_id = ?", entity);
+        return PrefixSums.mismatches(db, "risk_scope_hourly_agg WHERE scope = 'entity' AND owner_id = ?", entity);
     }
 
     private List<Long> rewrites(UUID entity) {
         return db.queryForList(
                 "SELECT rewrites FROM risk_hourly_agg WHERE entity_id = ? ORDER BY bucket_ts", Long.class, entity);
-    }
-
-    /**
-     * Adding to a key's current bucket changes no indexed value (the primary key carries the totals
-     * before the bucket, which do not move when the bucket grows), so PostgreSQL updates the row on its
-     * heap page (HOT) and writes no index entries. With the bucket's own totals in the index no update
-     * would be HOT (docs/adr/0002-bucket-key-and-in-place-updates.md).
-     */
-    @Test
-    void addingToTheCurrentBucketWritesNoIndexEntries() {
-        UUID entity = ownKeys.newEntity();
-        Instant bucket = START.toInstant(ZoneOffset.UTC);
-        addToBucket(entity, -1, 40);
-
-        List<String> updates = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
-            updates.add(transaction.execute(status -> {
-                addAsTheBatchedDecider(entity, bucket, 10);
-                return db.queryForObject("""
-                        SELECT pg_stat_get_xact_tuples_updated('risk_hourly_agg'::regclass) || ' updated, '
-                               || pg_stat_get_xact_tuples_hot_updated('risk_hourly_agg'::regclass) || ' HOT'
-                        """, String.class);
-            }));
-        }
-
-        // the first transaction inserts the bucket; the four after it add to it
-        assertThat(updates)
-                .containsExactly(
-                        "0 updated, 0 HOT",
-                        "1 updated, 1 HOT",
-                        "1 updated, 1 HOT",
-                        "1 updated, 1 HOT",
-                        "1 updated, 1 HOT");
-        assertThat(mismatches(entity)).isEmpty();
-    }
-
-    /**
-     * A batch adds to many keys' buckets of this hour, and a key's first event of the hour inserts its
-     * bucket next to the other keys' new buckets, so a page of this hour's buckets can see every one of its
-     * rows updated by one transaction. Each update stays on the page (HOT) only if the page has room for a
-     * new version of each of its rows besides the old ones, which that transaction's commit has yet to free:
-     * the bucket tables leave half of every page free (migration V11). Filled to 85 %, as before, a page
-     * took about one new version for every six of its rows, and the others moved to other pages with new
-     * index entries.
-     */
-    @Test
-    void aBatchAddingToEveryBucketOfThisHourWritesNoIndexEntries() {
-        List<BusinessKey> keys = new ArrayList<>();
-        for (int i = 0; i < 120; i++) {
-            keys.add(new BusinessKey(ownKeys.newEntity(), "CARD", Direction.OUT));
-        }
-        Instant bucket = START.plusHours(1).toInstant(ZoneOffset.UTC);
-        transaction.executeWithoutResult(status -> addAsTheBatchedDecider(keys, bucket, 40));
-
-        String updates = transaction.execute(status -> {
-            addAsTheBatchedDecider(keys, bucket, 10);
-            return db.queryForObject("""
-                    SELECT pg_stat_get_xact_tuples_updated('risk_hourly_agg'::regclass) || ' updated, '
-                           || pg_stat_get_xact_tuples_hot_updated('risk_hourly_agg'::regclass) || ' HOT; '
-                           || pg_stat_get_xact_tuples_updated('risk_scope_hourly_agg'::regclass) || ' updated, '
-                           || pg_stat_get_xact_tuples_hot_updated('risk_scope_hourly_agg'::regclass) || ' HOT'
-                    """, String.class);
-        });
-
-        // every key's bucket and its entity's
-        assertThat(updates).isEqualTo("120 updated, 120 HOT; 120 updated, 120 HOT");
-    }
-
-    /**
-     * PostgreSQL locks every row an UPDATE changes for a BEFORE UPDATE row trigger (a WAL record of its
-     * own per row) before it evaluates the trigger's WHEN clause, so such a trigger would cost each of the
-     * decider's updates that lock although the triggers stand aside for its statements: a changed bucket is
-     * moved by the AFTER trigger instead (migration V12). The WAL of the batch shows its updates and no
-     * row locks (pg_walinspect, PostgreSQL 16 and later).
-     */
-    @Test
-    void aBatchAddingToThisHoursBucketsLocksNoRowsForTheTriggers() {
-        assumeTrue(
-                db.queryForObject(
-                        "SELECT count(*) > 0 FROM pg_available_extensions WHERE name = 'pg_walinspect'", Boolean.class),
-                "pg_walinspect is not available on this server");
-        db.execute("CREATE EXTENSION IF NOT EXISTS pg_walinspect");
-        List<BusinessKey> keys = new ArrayList<>();
-        for (int i = 0; i < 50; i++) {
-            keys.add(new BusinessKey(ownKeys.newEntity(), "CARD", Direction.OUT));
-        }
-        Instant bucket = START.plusHours(2).toInstant(ZoneOffset.UTC);
-        transaction.executeWithoutResult(status -> addAsTheBatchedDecider(keys, bucket, 40));
-
-        String before = db.queryForObject("SELECT pg_current_wal_insert_lsn()::text", String.class);
-        transaction.executeWithoutResult(status -> {
-            // the embedded server commits asynchronously, and WAL is read only as far as it was flushed
-            db.execute("SET LOCAL synchronous_commit = on");
-            addAsTheBatchedDecider(keys, bucket, 10);
-        });
-        String after = db.queryForObject("SELECT pg_current_wal_flush_lsn()::text", String.class);
-        String records = db.queryForObject("""
-                SELECT count(*) FILTER (WHERE record_type LIKE 'HOT_UPDATE%') || ' updated in place, '
-                       || count(*) FILTER (WHERE record_type LIKE 'LOCK%') || ' locked'
-                FROM pg_get_wal_block_info(?::pg_lsn, ?::pg_lsn, false)
-                WHERE resource_manager = 'Heap'
-                  AND relfilenode IN (pg_relation_filenode('risk_hourly_agg'),
-                                      pg_relation_filenode('risk_scope_hourly_agg'))
-                """, String.class, before, after);
-
-        // every key's bucket and its entity's
-        assertThat(records).isEqualTo("100 updated in place, 0 locked");
-        assertThat(mismatches(keys.get(0).entityId())).isEmpty();
     }
 
     /**
@@ -310,8 +192,9 @@ class RunningTotalsIT {
                                     + "'{}', '{}', '{}', '{}')",
                             OffsetDateTime.class,
                             entity);
-                    Map<ScopeKey, LatestBucket> read =
-                            usage.usageUpTo(List.of(ScopeKey.of(key)), bucket).latestBuckets();
+                    Map<ScopeKey, LatestBucket> read = batched.usage()
+                            .usageUpTo(List.of(ScopeKey.of(key)), bucket)
+                            .latestBuckets();
                     db.update(
                             "UPDATE risk_hourly_agg SET tx_count = tx_count WHERE entity_id = ? AND bucket_ts = ?",
                             entity,
@@ -431,69 +314,8 @@ class RunningTotalsIT {
         assertThat(running).isEqualTo(7);
     }
 
-    /**
-     * Inside a transaction, as the batched decider does: begin (the triggers stand aside), read the
-     * key's latest bucket, add one event's amount with the statement-written running totals.
-     */
-    private void addAsTheBatchedDecider(UUID entity, Instant bucket, long amount) {
-        addAsTheBatchedDecider(List.of(ScopeKey.of(new BusinessKey(entity, "CARD", Direction.OUT))), bucket, amount);
-    }
-
-    // adds the amount at each key and at its entity, in one batch
-    private void addAsTheBatchedDecider(List<BusinessKey> keys, Instant bucket, long amount) {
-        addAsTheBatchedDecider(
-                keys.stream()
-                        .flatMap(key -> ScopeKey.countedAt(key, null).stream())
-                        .toList(),
-                bucket,
-                amount);
-    }
-
-    // adds the amount at each of these key and entity scope keys, in one batch that locks them first
-    private void addAsTheBatchedDecider(Collection<ScopeKey> scopeKeys, Instant bucket, long amount) {
-        List<ScopeKey> keys =
-                scopeKeys.stream().filter(key -> key.scope() == Scope.KEY).toList();
-        List<ScopeKey> entities =
-                scopeKeys.stream().filter(key -> key.scope() == Scope.ENTITY).toList();
-        db.queryForObject(
-                "SELECT decided_at FROM risk_begin_scoped_batch_decision(?::uuid[], ?::text[], ?::text[], "
-                        + "?::text[], ?::uuid[], ?::text[], ?::text[])",
-                OffsetDateTime.class,
-                keys.stream().map(ScopeKey::owner).toArray(UUID[]::new),
-                keys.stream().map(ScopeKey::channel).toArray(String[]::new),
-                keys.stream().map(key -> key.direction().name()).toArray(String[]::new),
-                entities.stream().map(key -> key.scope().label()).toArray(String[]::new),
-                entities.stream().map(ScopeKey::owner).toArray(UUID[]::new),
-                entities.stream().map(ScopeKey::channel).toArray(String[]::new),
-                entities.stream().map(key -> key.direction().name()).toArray(String[]::new));
-        Map<ScopeKey, Tally> added = new HashMap<>();
-        scopeKeys.forEach(scopeKey -> added.put(scopeKey, new Tally(amount, 1)));
-        RoundTrip trip = new RoundTrip(db);
-        buckets.addToBuckets(
-                added, bucket, usage.usageUpTo(List.copyOf(scopeKeys), bucket).latestBuckets(), trip);
-        trip.run();
-    }
-
     private List<String> mismatches(UUID entity) {
-        return prefixSumMismatches(
-                "risk_hourly_agg WHERE entity_id = ? AND channel_code = 'CARD' AND direction_code = 'OUT'", entity);
-    }
-
-    /**
-     * The hours of one scope key's buckets whose running totals are not the prefix sums of its amounts and
-     * counts.
-     *
-     * @param bucketsOfTheKey the bucket table and the condition that picks the key's rows
-     */
-    private List<String> prefixSumMismatches(String bucketsOfTheKey, UUID owner) {
-        return db.queryForList("""
-                SELECT bucket_ts::text
-                FROM (SELECT bucket_ts, running_amount, running_count,
-                             sum(sum_amount) OVER (ORDER BY bucket_ts) AS expected_amount,
-                             sum(tx_count)   OVER (ORDER BY bucket_ts) AS expected_count
-                      FROM %s) AS buckets
-                WHERE running_amount <> expected_amount OR running_count <> expected_count
-                """.formatted(bucketsOfTheKey), String.class, owner);
+        return PrefixSums.keyMismatches(db, entity);
     }
 
     private void addToBucket(UUID entity, int hour, long amount) {
