@@ -7,8 +7,7 @@ import io.risklimits.decision.BusinessKey;
 import io.risklimits.decision.Direction;
 import io.risklimits.decision.hold.HoldLedger;
 import io.risklimits.decision.hold.HoldStatus;
-import io.risklimits.support.NoRowsLeftBehind;
-import io.risklimits.support.TestInfrastructure;
+import io.risklimits.support.DatabaseOfItsOwn;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,9 +17,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.JdbcUpdateAffectedIncorrectNumberOfRowsException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
@@ -32,20 +31,27 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The ledger write of a batch against a real PostgreSQL: a ledger the batch begins is inserted, one it read
- * is updated, and one it read that is no longer there fails the write rather than being dropped.
+ * is updated, and one it read that is no longer there fails the write rather than being dropped. On a
+ * database of its own: the due-read tests depend on which holds are due anywhere in it.
  */
-@ExtendWith(NoRowsLeftBehind.class)
 class HoldLedgersIT {
 
     private static final Instant DECIDED_AT = Instant.now().truncatedTo(ChronoUnit.HOURS);
 
-    private final DataSource dataSource = TestInfrastructure.get().dataSource();
+    private static final DatabaseOfItsOwn DATABASE = DatabaseOfItsOwn.migrated("risk_it_hold_ledgers");
+
+    private final DataSource dataSource = DATABASE.dataSource();
     private final JdbcTemplate db = new JdbcTemplate(dataSource);
     private final HoldLedgers ledgers = new HoldLedgers();
     private final List<UUID> entities = new ArrayList<>();
     // the channel of the holds the due-read tests insert in bulk
     private final String dueChannel =
             "DUE_" + UUID.randomUUID().toString().substring(0, 8).toUpperCase();
+
+    @AfterAll
+    static void dropTheDatabase() {
+        DATABASE.close();
+    }
 
     @AfterEach
     void deleteTheLedgersWritten() {
