@@ -20,10 +20,10 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Where the decider's bucket updates land on the tables' heap pages: on the page of the row they update
- * (HOT), with no new index entries. Whether a page has room for an update depends on the page's history
- * as well as on the table's fillfactor: the other rows and row versions on it, and the line pointers of
- * deleted rows that stay until a vacuum frees them (a page has at most 291). In the shared database that
- * history is every earlier test's, so these tests run on a database of their own.
+ * (HOT), with no new index entries. Whether a page has room for an update depends on the page as well as
+ * on the table's fillfactor: on the other rows that share it, and on what their writers do between a test's
+ * two transactions. In the shared database those are every other test's, so these tests run on a database
+ * of their own.
  */
 class BucketPagesIT {
 
