@@ -14,13 +14,14 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 public final class DatabaseOfItsOwn implements AutoCloseable {
 
     private final String name;
+    private final String url;
     private final DriverManagerDataSource dataSource;
 
     private DatabaseOfItsOwn(String name) {
         TestInfrastructure infrastructure = TestInfrastructure.get();
         this.name = name;
-        this.dataSource =
-                new DriverManagerDataSource(urlOf(name), infrastructure.username(), infrastructure.password());
+        this.url = urlOf(name);
+        this.dataSource = new DriverManagerDataSource(url, infrastructure.username(), infrastructure.password());
     }
 
     /** A new database named after the prefix, migrated as its owner (the tests' superuser). */
@@ -30,10 +31,6 @@ public final class DatabaseOfItsOwn implements AutoCloseable {
         DatabaseOfItsOwn database = new DatabaseOfItsOwn(name);
         Flyway.configure().dataSource(database.dataSource).load().migrate();
         return database;
-    }
-
-    public String name() {
-        return name;
     }
 
     /** Connections as the database's owner. */
@@ -46,7 +43,7 @@ public final class DatabaseOfItsOwn implements AutoCloseable {
      * over the username property, and a service's login must come from the property.
      */
     public String url() {
-        return urlOf(name);
+        return url;
     }
 
     @Override
