@@ -141,6 +141,23 @@ final class BenchmarkDatabase {
             DELETE FROM risk_authorization_ledger WHERE channel_code = ? AND bucket_ts >= ?::timestamp
             """;
 
+    // Holds a deployment has open: authorizations of the days before the load, one every 13 hours per key,
+    // each held until a week after the load, so none falls due in the run; the run's resets delete only the
+    // ledgers of the load hour on (DELETE_RUN_LEDGERS). No audit row goes with them: nothing in the run
+    // reads one (a batch reads an authorization's row only for a hold due, or for a follow-up naming it).
+    private static final String INSERT_OPEN_HOLDS = """
+            INSERT INTO risk_authorization_ledger (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
+                                                   parts, status, expires_at, count_hour)
+            SELECT business_key.entity_id, ?, business_key.direction_code, gen_random_uuid(), held.hour,
+                   json_build_array(json_build_object(
+                           'kind', 'AUTHORIZATION', 'hour', to_char(held.hour, 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+                           'amount', 1250, 'released', 0)),
+                   'OPEN', (CAST(? AS timestamp) AT TIME ZONE 'UTC') + interval '7 days', held.hour
+            FROM unnest(?::uuid[], ?::text[]) AS business_key (entity_id, direction_code)
+            CROSS JOIN generate_series(1, ?) AS held_number
+            CROSS JOIN LATERAL (SELECT CAST(? AS timestamp) - held_number * interval '13 hours' AS hour) AS held
+            """;
+
     // Decisions of an hour past retention, a typical approval's usage and limits as the decider writes them.
     private static final String INSERT_OLD_DECISIONS = """
             INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
@@ -465,6 +482,29 @@ final class BenchmarkDatabase {
         } catch (DataAccessException olderThan17) {
             return 0;
         }
+    }
+
+    /**
+     * Gives each key perKey open holds of the days before the load, held past the run, as a deployment's
+     * ledger holds: the planner's statistics of the ledger table are then those of a table with rows, as in
+     * a deployment, not those of an empty one. Returns the ledgers written.
+     */
+    long writeOpenHolds(BenchmarkKeys keys, int perKey) {
+        long rows = 0;
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement insert = connection.prepareStatement(INSERT_OPEN_HOLDS)) {
+            for (int from = 0; from < keys.size(); from += KEYS_PER_STATEMENT) {
+                insert.setString(1, BenchmarkKeys.CHANNEL);
+                insert.setObject(2, utc(loadHour));
+                setKeys(insert, 3, connection, keys, from, Math.min(keys.size(), from + KEYS_PER_STATEMENT));
+                insert.setInt(5, perKey);
+                insert.setObject(6, utc(loadHour));
+                rows += insert.executeUpdate();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Writing open holds failed", e);
+        }
+        return rows;
     }
 
     /**

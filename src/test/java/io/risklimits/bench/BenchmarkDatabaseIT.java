@@ -7,6 +7,7 @@ import io.risklimits.support.TestInfrastructure;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -22,6 +23,7 @@ class BenchmarkDatabaseIT {
 
     @AfterEach
     void deleteTheKeysRows() {
+        db.update("DELETE FROM risk_authorization_ledger WHERE entity_id = ANY (?::uuid[])", (Object) ids());
         for (String table : List.of("risk_hourly_agg", "risk_scope_hourly_agg")) {
             db.update(
                     "DELETE FROM " + table + " WHERE " + (table.equals("risk_hourly_agg") ? "entity_id" : "owner_id")
@@ -88,6 +90,34 @@ class BenchmarkDatabaseIT {
 
     private long unusedBuffers() {
         return db.queryForObject("SELECT count(*) FROM pg_buffercache WHERE relfilenode IS NULL", Long.class);
+    }
+
+    @Test
+    void theOpenHoldsOfTheDaysBeforeAreNoneDueInAWeekAndOutliveTheResetOfTheRunsDecisions() {
+        assertThat(database.writeOpenHolds(keys, 3)).isEqualTo(3_000L);
+
+        database.resetRunDecisions();
+
+        assertThat(db.queryForList("""
+                        SELECT count(DISTINCT (entity_id, direction_code)) AS keys, count(*) AS holds,
+                               count(*) FILTER (WHERE status = 'OPEN' AND expires_at > now() + interval '6 days')
+                                   AS open_past_a_run,
+                               count(*) FILTER (WHERE bucket_ts < date_trunc('hour', now() AT TIME ZONE 'UTC')
+                                                  AND count_hour = bucket_ts
+                                                  AND parts->0->>'kind' = 'AUTHORIZATION'
+                                                  AND CAST(parts->0->>'hour' AS timestamptz) = bucket_ts AT TIME ZONE 'UTC')
+                                   AS counted_in_an_earlier_hour
+                        FROM risk_authorization_ledger WHERE entity_id = ANY (?::uuid[])
+                        """, (Object) ids()))
+                .containsExactly(Map.of(
+                        "keys",
+                        1_000L,
+                        "holds",
+                        3_000L,
+                        "open_past_a_run",
+                        3_000L,
+                        "counted_in_an_earlier_hour",
+                        3_000L));
     }
 
     @Test

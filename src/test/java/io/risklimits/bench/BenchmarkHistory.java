@@ -2,8 +2,10 @@ package io.risklimits.bench;
 
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
@@ -11,13 +13,17 @@ import java.util.stream.IntStream;
 
 /**
  * The history the benchmark's scenarios start from, loaded once before anything runs: each key set's
- * buckets at the key and entity scopes (and the account scopes for a scenario with accounts), and the
- * request log brought to its steady size.
+ * buckets at the key and entity scopes (and the account scopes for a scenario with accounts), the open
+ * holds of a key set a scenario with holds decides, and the request log brought to its steady size.
  */
 final class BenchmarkHistory {
 
+    // open holds per key of a key set a scenario with holds decides: a card's holds of about a week
+    private static final int OPEN_HOLDS_PER_KEY = 10;
+
     private final BenchmarkOptions options;
     private final BenchmarkDatabase database;
+    private final Set<String> openHoldsWritten = new HashSet<>();
 
     BenchmarkHistory(BenchmarkOptions options, BenchmarkDatabase database) {
         this.options = options;
@@ -42,8 +48,20 @@ final class BenchmarkHistory {
             if (scenario.accounts() > 0) {
                 loadAccountHistory(scenario, keysBySet.get(scenario.keySet()));
             }
+            if (scenario.hasHolds() && openHoldsWritten.add(scenario.keySet())) {
+                writeOpenHolds(scenario, keysBySet.get(scenario.keySet()));
+            }
         }
         return keysBySet;
+    }
+
+    // a deployment's open holds at the key set's keys, once per key set
+    private void writeOpenHolds(Scenario scenario, BenchmarkKeys keys) {
+        long startedNanos = System.nanoTime();
+        long rows = database.writeOpenHolds(keys, OPEN_HOLDS_PER_KEY);
+        System.out.printf(
+                "Benchmark: %s: %d open holds of the days before, held past the run, in %.1f s%n",
+                scenario.name(), rows, (System.nanoTime() - startedNanos) / 1e9);
     }
 
     // the scenario's accounts' history at both account scopes, added up from their keys' buckets

@@ -45,10 +45,13 @@ class HoldLedgers {
 
     // The open holds counted at these entity and account scopes that are due by the batch's decision time
     // (the clock its last lock function read, risk_batch_decided_at): the batch expires its own keys' and
-    // leaves the others' out of the usage it decides with. Each scope key is one probe of a partial index
-    // of the open holds, whatever the statistics say (each LATERAL subquery is planned on its own, OFFSET
-    // 0): joined with every due hold instead, a batch would read all the holds due at other keys, as many
-    // as a sweep that fell behind leaves. The probes run only if some hold is due anywhere (ANY_HOLD_DUE,
+    // leaves the others' out of the usage it decides with. Each scope key is one probe (each LATERAL
+    // subquery is planned on its own, OFFSET 0): joined with every due hold instead, a batch would read all
+    // the holds due at other keys, as many as a sweep that fell behind leaves. Which index a probe takes is
+    // the planner's choice: with the statistics of a ledger table that has rows, the entity's (account's)
+    // index of open holds; with those of an empty one (a new deployment, until autovacuum first analyzes
+    // the table), a plan may probe the index of every open hold instead, and read every due hold for each
+    // scope key until the next analyze. The probes run only if some hold is due anywhere (ANY_HOLD_DUE,
     // one probe of the expiry index, evaluated once for the statement), so a deployment without holds, or
     // with none due, pays one probe a batch, not one per scope key. An account scope key names the account
     // and direction; its channel is left to the caller.
