@@ -99,10 +99,10 @@ class HoldLedgersIT {
     }
 
     /**
-     * A batch's read of its due holds probes the open holds of each of its scope keys, whatever the
-     * statistics say: with twenty thousand holds due at other keys (a sweep that fell behind) it reads none
-     * of them. Planned as a join with every due hold, which the planner prefers for a batch of hundreds of
-     * keys, it would read them all in every batch.
+     * A batch's read of its due holds probes the open holds of each of its scope keys, planned with the
+     * statistics of a ledger table that has rows (as a deployment's has): with twenty thousand holds due at
+     * other keys (a sweep that fell behind) it reads none of them. Planned as a join with every due hold,
+     * which the planner prefers for a batch of hundreds of keys, it would read them all in every batch.
      */
     @Test
     void theDueReadOfABatchReadsNoHoldDueAtAnotherKey() {
