@@ -68,7 +68,8 @@ class DeciderMetrics {
                 .baseUnit("seconds")
                 .register(meters);
         Gauge.builder("risk.holds.open", openHolds, AtomicLong::get)
-                .description("open holds, as the last sweep counted them")
+                .description(
+                        "open holds, as the last sweep counted them, up to 1,000,000 (that figure: as many or more)")
                 .register(meters);
         this.dedupeHits = Counter.builder("risk.decider.dedupe.hits")
                 .description("events whose dedupe_id was already decided: the stored decision was published again")

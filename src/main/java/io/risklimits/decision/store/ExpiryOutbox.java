@@ -60,9 +60,12 @@ public class ExpiryOutbox {
                 .toList());
     }
 
-    /** The open holds. */
+    /** The most open holds a count reads ({@link #openHolds()}): a sweep's count costs at most this many index entries. */
+    public static final long OPEN_HOLDS_COUNTED_UP_TO = 1_000_000;
+
+    /** The open holds, counted up to {@link #OPEN_HOLDS_COUNTED_UP_TO}: that figure means that many or more. */
     public long openHolds() {
-        return sweepQueries.openHolds();
+        return sweepQueries.openHolds(OPEN_HOLDS_COUNTED_UP_TO);
     }
 
     /** How long ago the oldest open hold not yet expired was due, in seconds; 0 when none is. */
