@@ -8,9 +8,11 @@ import io.risklimits.decision.Decision;
 import io.risklimits.decision.Outcome;
 import io.risklimits.decision.Reason;
 import io.risklimits.decision.Scope;
+import io.risklimits.decision.store.ExpiryOutbox;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -68,8 +70,10 @@ class DeciderMetrics {
                 .baseUnit("seconds")
                 .register(meters);
         Gauge.builder("risk.holds.open", openHolds, AtomicLong::get)
-                .description(
-                        "open holds, as the last sweep counted them, up to 1,000,000 (that figure: as many or more)")
+                .description(String.format(
+                        Locale.ROOT,
+                        "open holds, as the last sweep counted them, up to %,d (that figure: as many or more)",
+                        ExpiryOutbox.OPEN_HOLDS_COUNTED_UP_TO))
                 .register(meters);
         this.dedupeHits = Counter.builder("risk.decider.dedupe.hits")
                 .description("events whose dedupe_id was already decided: the stored decision was published again")
