@@ -23,7 +23,6 @@ final class BenchmarkHistory {
 
     private final BenchmarkOptions options;
     private final BenchmarkDatabase database;
-    private final Set<String> openHoldsWritten = new HashSet<>();
 
     BenchmarkHistory(BenchmarkOptions options, BenchmarkDatabase database) {
         this.options = options;
@@ -36,6 +35,7 @@ final class BenchmarkHistory {
      */
     Map<String, BenchmarkKeys> load(List<Scenario> scenarios) {
         Map<String, BenchmarkKeys> keysBySet = new HashMap<>();
+        Set<String> openHoldsWritten = new HashSet<>();
         for (Scenario scenario : scenarios) {
             keysBySet.computeIfAbsent(
                     scenario.keySet(),
