@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -26,8 +28,9 @@ import org.apache.kafka.common.utils.Utils;
  * end-to-end phase (the same stream, fresh dedupe ids), read into events before the clock starts;
  * they go to as many callers as the service has consumer threads, each event to the caller whose
  * consumer holds its partition (Kafka's default partitioner: murmur2 of the record key), in stream
- * order, and in batches of the size the service's decider took in the end-to-end phase. So the two
- * callers meet on the same keys no more than the consumers do.
+ * order. So the two callers meet on the same keys no more than the consumers do. The batches are as
+ * the service's decider takes a backlog ({@link #batchesByPartition}): each of one partition's events,
+ * of the size the decider took in the end-to-end phase, so a batch repeats its keys as often.
  */
 final class DatabaseCeiling {
 
@@ -47,20 +50,45 @@ final class DatabaseCeiling {
     Prepared prepare(List<EventStream.Event> events, int batchSize) {
         TransactionEventReader reader = service.bean(TransactionEventReader.class);
         List<Set<Integer>> assigned = service.assignedPartitions();
-        List<List<TransactionEvent>> byCaller = new ArrayList<>();
-        assigned.forEach(partitionsOfCaller -> byCaller.add(new ArrayList<>()));
+        List<SortedMap<Integer, List<TransactionEvent>>> byCaller = new ArrayList<>();
+        assigned.forEach(partitionsOfCaller -> byCaller.add(new TreeMap<>()));
         for (EventStream.Event event : events) {
             int partition = Utils.toPositive(Utils.murmur2(event.recordKey())) % partitions;
             int caller = callerOf(assigned, partition);
             if (!(reader.read(event.payload()) instanceof ReadResult.Valid valid)) {
                 throw new IllegalStateException("the benchmark's event " + event.dedupeId() + " is not valid");
             }
-            byCaller.get(caller).add(valid.event());
+            byCaller.get(caller)
+                    .computeIfAbsent(partition, ofPartition -> new ArrayList<>())
+                    .add(valid.event());
         }
         List<List<List<TransactionEvent>>> batches = byCaller.stream()
-                .map(callerEvents -> chunks(callerEvents, batchSize))
+                .map(callerEvents -> batchesByPartition(callerEvents, batchSize))
                 .toList();
         return new Prepared(batches, events.size(), batchSize);
+    }
+
+    /**
+     * One caller's batches, as its consumer polls a backlog: each batch of one partition's events, the
+     * next of them in stream order, and the partitions in turn. A consumer behind on its partitions fetches
+     * up to a megabyte of each (max.partition.fetch.bytes), thousands of events, and a poll returns the
+     * records of one partition's fetch before the next one's. So a batch of the decider's holds the
+     * events of one partition's keys, not of all its partitions' keys, and meets each of them more often:
+     * fewer keys' usage read and buckets written per decision.
+     */
+    static <T> List<List<T>> batchesByPartition(SortedMap<Integer, List<T>> eventsByPartition, int batchSize) {
+        List<List<T>> batches = new ArrayList<>();
+        List<Integer> partitionsLeft = new ArrayList<>(eventsByPartition.keySet());
+        for (int from = 0; !partitionsLeft.isEmpty(); from += batchSize) {
+            int start = from;
+            partitionsLeft.removeIf(
+                    partition -> eventsByPartition.get(partition).size() <= start);
+            for (int partition : partitionsLeft) {
+                List<T> events = eventsByPartition.get(partition);
+                batches.add(List.copyOf(events.subList(start, Math.min(events.size(), start + batchSize))));
+            }
+        }
+        return batches;
     }
 
     private static int callerOf(List<Set<Integer>> assigned, int partition) {
@@ -70,14 +98,6 @@ final class DatabaseCeiling {
             }
         }
         throw new IllegalStateException("partition " + partition + " is assigned to no consumer: " + assigned);
-    }
-
-    private static List<List<TransactionEvent>> chunks(List<TransactionEvent> events, int size) {
-        List<List<TransactionEvent>> chunks = new ArrayList<>();
-        for (int from = 0; from < events.size(); from += size) {
-            chunks.add(List.copyOf(events.subList(from, Math.min(events.size(), from + size))));
-        }
-        return chunks;
     }
 
     /**
