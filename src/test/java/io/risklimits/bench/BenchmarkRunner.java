@@ -47,7 +47,8 @@ record BenchmarkRunner(
 
     /**
      * The database's ceiling on the events of the scenario's end-to-end phase (the same stream, fresh
-     * dedupe ids), in batches of the size the service's decider took there.
+     * dedupe ids), in batches of one partition's events of the size the service's decider took there
+     * ({@link DatabaseCeiling}).
      */
     RunResult.Throughput ceilingPhase(
             Scenario scenario, ServiceUnderTest service, BenchmarkKeys keys, int events, int batchSize) {
