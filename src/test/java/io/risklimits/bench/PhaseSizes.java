@@ -26,8 +26,8 @@ final class PhaseSizes {
     static final double GUESS_MARGIN = 1.6;
     // over the rate of the scenario and mode's own phase that fell short
     static final double SHORT_PHASE_MARGIN = 2.0;
-    // the ceiling over end to end assumed before any scenario's ceiling has run: they are about equal
-    // where end to end meets its goal (0.75 of the ceiling or more), and the guess margin covers the rest
+    // the ceiling over end to end assumed before any scenario's ceiling has run: where end to end meets
+    // its goal (0.75 of the ceiling or more) the ceiling is at most 1.33 times it, within the guess margin
     private static final double FIRST_CEILING_OVER_END_TO_END = 1.0;
     private static final int ATTEMPTS = 4;
     static final int MAX_EVENTS = 2_000_000;
