@@ -15,6 +15,9 @@ import org.springframework.stereotype.Service;
 @Service
 public class ExpiryOutbox {
 
+    /** The most open holds a count reads ({@link #openHolds()}): a sweep's count costs at most this many index entries. */
+    public static final long OPEN_HOLDS_COUNTED_UP_TO = 1_000_000;
+
     private final SweepQueries sweepQueries;
     private final RequestLogReader requestLogReader;
     private final org.springframework.jdbc.core.JdbcOperations jdbc;
@@ -59,9 +62,6 @@ public class ExpiryOutbox {
                         expiry.fields().original()))
                 .toList());
     }
-
-    /** The most open holds a count reads ({@link #openHolds()}): a sweep's count costs at most this many index entries. */
-    public static final long OPEN_HOLDS_COUNTED_UP_TO = 1_000_000;
 
     /** The open holds, counted up to {@link #OPEN_HOLDS_COUNTED_UP_TO}: that figure means that many or more. */
     public long openHolds() {
