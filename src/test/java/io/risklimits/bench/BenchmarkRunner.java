@@ -335,7 +335,14 @@ record BenchmarkRunner(
         PhaseWatch watch = PhaseWatch.start(service, database);
         Map<String, Long> scheduled = driver.produceAtRate(topics.transactions(), events, rate);
         kafka.awaitRecords(topics.decisions(), before, events.size(), options.phaseTimeout());
+        long endedNanos = System.nanoTime();
         watch.printSince(phase, service, events.size());
+        // before the statements are read: their query is the server's CPU too
+        DecisionCost cost = watch.costSince(service, events.size(), OptionalLong.empty(), endedNanos);
+        double eventsPerTransaction = watch.eventsPerTransaction(service);
+        System.out.printf(
+                "Benchmark: cost per decision in the %s: %s; %.1f events per transaction%n",
+                phase, cost, eventsPerTransaction);
         if (statementStats) {
             printStatements(phase);
         }
@@ -352,7 +359,9 @@ record BenchmarkRunner(
                 decided.size(),
                 RunResult.Percentiles.of(sinceEach(decided, appended)),
                 RunResult.Percentiles.of(sinceEach(decided, scheduled)),
-                approvedShare(decided.values()));
+                approvedShare(decided.values()),
+                eventsPerTransaction,
+                cost);
     }
 
     /**

@@ -11,10 +11,10 @@ import java.util.function.Function;
  * The figures of a run in a few names (target/benchmark/summary.json), for a reader or a script that
  * compares two runs: per scenario the baseline's, the service's and the database ceiling's decisions
  * per second (the median of the rounds, and each round's beside it with the seconds its phase lasted),
- * the service's latency at half its peak, and what a decision cost in each mode; under "ratios", what
- * the run is read by, each as the median and the spread (largest less smallest) of its rounds' ratios,
- * every round's ratio taken between phases of that round; under "baseline_latency" the baseline's
- * latency at half its own peak. A figure the run did not measure (a mode or scenario left out) is null.
+ * the service's latency at half its peak, and what a decision cost in each mode, at its peak and in its
+ * latency phase; under "ratios", what the run is read by, each as the median and the spread (largest
+ * less smallest) of its rounds' ratios, every round's ratio taken between phases of that round; under
+ * "baseline_latency" the baseline's latency at half its own peak. A figure the run did not measure (a mode or scenario left out) is null.
  */
 final class BenchmarkSummary {
 
@@ -28,6 +28,9 @@ final class BenchmarkSummary {
             Scenario.WIDE_KEYS,
             Scenario.ALL_SCOPES,
             Scenario.HOT_ACCOUNT);
+
+    // the key of a mode's cost in its latency phase, after the mode's name
+    static final String LATENCY_PHASE = "_latency";
 
     private BenchmarkSummary() {}
 
@@ -78,6 +81,12 @@ final class BenchmarkSummary {
                     batched.filter(run -> run.ceiling() != null)
                             .map(run -> cost(run.ceiling(), run.ceilingRounds()))
                             .orElse(null));
+            cost.put(
+                    baseline + LATENCY_PHASE,
+                    base.map(RunResult::latency).map(BenchmarkSummary::cost).orElse(null));
+            cost.put(
+                    service + LATENCY_PHASE,
+                    batched.map(RunResult::latency).map(BenchmarkSummary::cost).orElse(null));
             figures.put("cost", cost);
             summary.put(scenario.summaryName(), figures);
             ratios.put(scenario.summaryName(), ratiosOf(base, batched));
@@ -175,6 +184,19 @@ final class BenchmarkSummary {
                 rounds.stream()
                         .map(round -> round.cost() == null ? null : round.cost().figures())
                         .toList());
+        return cost;
+    }
+
+    /**
+     * What a decision cost in the latency phase, as a live stream at that rate polls and batches, with
+     * the events per transaction that made; null where the phase ran without it.
+     */
+    private static Map<String, Object> cost(RunResult.Latency latency) {
+        if (latency.cost() == null) {
+            return null;
+        }
+        Map<String, Object> cost = latency.cost().figures();
+        cost.put("events_per_transaction", Math.round(latency.eventsPerTransaction() * 10) / 10.0);
         return cost;
     }
 

@@ -61,6 +61,20 @@ class BenchmarkSummaryTest {
         assertThat(figures(figures("ratios"), "reversal_mix_over_uniform_30d")).containsEntry("spread", 0.017);
         assertThat(figures("baseline_latency")).containsOnlyKeys("uniform_30d");
         assertThat(figures("uniform_30d")).containsEntry("p50_ms", 30L);
+        assertThat(figures(figures(mix, "cost"), BATCHED + BenchmarkSummary.LATENCY_PHASE))
+                .isNull();
+    }
+
+    @Test
+    void aLatencyPhaseHasItsOwnCostBesideTheThroughputPhasesWithItsEventsPerTransaction() {
+        Map<String, Object> cost = figures(figures("uniform_30d"), "cost");
+
+        assertThat(figures(cost, BATCHED + BenchmarkSummary.LATENCY_PHASE))
+                .containsEntry("pg_cpu_us", 45.0)
+                .containsEntry("service_cpu_us", 30.0)
+                .containsEntry("events_per_transaction", 61.3)
+                .doesNotContainKey("rounds");
+        assertThat(figures(cost, BATCHED)).containsEntry("pg_cpu_us", 30.0);
     }
 
     @Test
@@ -164,7 +178,9 @@ class BenchmarkSummaryTest {
                         1_000,
                         new RunResult.Percentiles(30, 80, 100, 120),
                         new RunResult.Percentiles(35, 85, 105, 125),
-                        1.0)
+                        1.0,
+                        61.25,
+                        new DecisionCost(45.0, 30.0, 1_100.0, 40.0, 2.0, 1.2, 1.0))
                 : null;
         return new RunResult(
                 scenario.name(),

@@ -72,13 +72,18 @@ record RunResult(
      *     issue's "event appended -> decision appended", what the service adds
      * @param fromEventScheduled decision appended - event scheduled: also the load driver's send, and
      *     any time it fell behind its schedule (the stricter figure)
+     * @param eventsPerTransaction events per database transaction of the decider in the phase: a live
+     *     stream's polls are smaller than a backlog's
+     * @param cost what a decision cost at this rate, polls and batches as a live stream makes them
      */
     record Latency(
             double targetEventsPerSecond,
             int events,
             Percentiles fromEventAppended,
             Percentiles fromEventScheduled,
-            double approvedShare) {
+            double approvedShare,
+            double eventsPerTransaction,
+            DecisionCost cost) {
 
         long p50Millis() {
             return fromEventAppended.p50Millis();
