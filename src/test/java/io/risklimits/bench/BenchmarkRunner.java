@@ -91,7 +91,8 @@ record BenchmarkRunner(
     /**
      * The latency phase of one mode in one scenario, at its share of the median throughput measured
      * (if it is measured; otherwise the result has no latency); with the median of the ceiling
-     * measured beside it (batched mode, where the ceiling ran).
+     * measured beside it (batched mode, where the ceiling ran). beforeEachStretch runs right before the
+     * settling stretch and again before the phase (a wide key set's first sights are made so again).
      */
     RunResult latencyPhase(
             Scenario scenario,
@@ -99,7 +100,8 @@ record BenchmarkRunner(
             BenchmarkKeys keys,
             List<RunResult.Throughput> measured,
             List<RunResult.Throughput> ceilings,
-            boolean latencyMeasured) {
+            boolean latencyMeasured,
+            Runnable beforeEachStretch) {
         RunResult.Throughput throughput = median(measured);
         System.out.printf(
                 "Benchmark: %s %s: throughput phases %s decisions/s (ceiling %s); the median counts; PostgreSQL"
@@ -123,7 +125,9 @@ record BenchmarkRunner(
         if (latencyMeasured) {
             EventStream stream = new EventStream(scenario, keys, options.seed());
             double rate = options.latencyRate().orElse(throughput.decisionsPerSecond() * options.latencyLoadShare());
+            beforeEachStretch.run();
             settling = settle(service, stream, rate);
+            beforeEachStretch.run();
             latency = latency(service, stream, rate, options.latencyDuration(), "latency phase");
         }
         return new RunResult(

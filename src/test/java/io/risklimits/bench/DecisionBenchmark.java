@@ -193,7 +193,12 @@ class DecisionBenchmark {
                             service.mode().equals(BATCHED)
                                     ? measured.getOrDefault(new Phases(scenario, CEILING), List.of())
                                     : List.of(),
-                            latencyMeasured);
+                            latencyMeasured,
+                            () -> {
+                                if (scenario.wideKeys()) {
+                                    firstSights.orElseThrow().restore(service, database);
+                                }
+                            });
                     if (!latencyMeasured) {
                         System.out.printf(
                                 "Benchmark: %s %s: %.0f decisions/s; latency phase and its settling stretch not"
