@@ -14,7 +14,8 @@ import java.util.function.Function;
  * the service's latency at half its peak, and what a decision cost in each mode, at its peak and in its
  * latency phase; under "ratios", what the run is read by, each as the median and the spread (largest
  * less smallest) of its rounds' ratios, every round's ratio taken between phases of that round; under
- * "baseline_latency" the baseline's latency at half its own peak. A figure the run did not measure (a mode or scenario left out) is null.
+ * "baseline_latency" the baseline's latency at half its own peak. A figure the run did not measure (a
+ * mode or scenario left out) is null.
  */
 final class BenchmarkSummary {
 

@@ -130,9 +130,7 @@ class DecisionBenchmark {
                                     if (batched) {
                                         checkHistory(keys, history, scenario.name() + " end to end");
                                     }
-                                    if (scenario.wideKeys()) {
-                                        firstSights.orElseThrow().restore(service, database);
-                                    }
+                                    makeFirstSightsAgain(firstSights, scenario, service);
                                     RunResult.Throughput phase =
                                             runner.throughputPhase(scenario, service, keys, events);
                                     resetAfter(keys);
@@ -153,9 +151,7 @@ class DecisionBenchmark {
                                     sizes.timed(scenario, CEILING, scenario.name() + " ceiling", maxEvents, events -> {
                                         hourTurns.beforePhase(scenario.name() + " ceiling");
                                         checkHistory(keys, history, scenario.name() + " ceiling");
-                                        if (scenario.wideKeys()) {
-                                            firstSights.orElseThrow().restore(service, database);
-                                        }
+                                        makeFirstSightsAgain(firstSights, scenario, service);
                                         RunResult.Throughput phase =
                                                 runner.ceilingPhase(scenario, service, keys, events, batchSize);
                                         resetAfter(keys);
@@ -194,11 +190,7 @@ class DecisionBenchmark {
                                     ? measured.getOrDefault(new Phases(scenario, CEILING), List.of())
                                     : List.of(),
                             latencyMeasured,
-                            () -> {
-                                if (scenario.wideKeys()) {
-                                    firstSights.orElseThrow().restore(service, database);
-                                }
-                            });
+                            () -> makeFirstSightsAgain(firstSights, scenario, service));
                     if (!latencyMeasured) {
                         System.out.printf(
                                 "Benchmark: %s %s: %.0f decisions/s; latency phase and its settling stretch not"
@@ -262,6 +254,13 @@ class DecisionBenchmark {
         if (!now.equals(history.get(keys))) {
             throw new IllegalStateException("Before the " + phase + " phase the buckets are not the history loaded: "
                     + now + " instead of " + history.get(keys));
+        }
+    }
+
+    /** Before a phase of the wide key set: its keys are first sights again (FirstSights); others as they are. */
+    private void makeFirstSightsAgain(Optional<FirstSights> firstSights, Scenario scenario, ServiceUnderTest service) {
+        if (scenario.wideKeys()) {
+            firstSights.orElseThrow().restore(service, database);
         }
     }
 
