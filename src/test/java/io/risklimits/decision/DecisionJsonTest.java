@@ -1,5 +1,6 @@
 package io.risklimits.decision;
 
+import static io.risklimits.support.PropertyCheck.forAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.risklimits.decision.hold.HoldLedger;
@@ -7,14 +8,13 @@ import io.risklimits.decision.hold.HoldOutcome;
 import io.risklimits.decision.hold.HoldPolicy;
 import io.risklimits.decision.hold.Original;
 import io.risklimits.support.DecisionSchema;
+import io.risklimits.support.Gen;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -121,35 +121,45 @@ class DecisionJsonTest {
         assertThat(DecisionJson.errors(DecisionJson.errors(errors))).isEqualTo(errors);
     }
 
-    @Property(tries = 300)
-    void usageTextIsTheTextJacksonWrites(
-            @ForAll long amount24h,
-            @ForAll long count24h,
-            @ForAll long amount7d,
-            @ForAll long count7d,
-            @ForAll long amount30d,
-            @ForAll long count30d) {
-        Usage usage = new Usage(Map.of(
-                Window.LAST_24_HOURS, new Tally(amount24h, count24h),
-                Window.LAST_7_DAYS, new Tally(amount7d, count7d),
-                Window.LAST_30_DAYS, new Tally(amount30d, count30d),
-                Window.DAY, new Tally(amount24h / 2, count24h / 2),
-                Window.WEEK, new Tally(amount7d / 2, count7d / 2),
-                Window.MONTH, new Tally(amount30d / 2, count30d / 2)));
+    @Test
+    void usageTextIsTheTextJacksonWrites() {
+        Gen<Tally> tallies =
+                random -> new Tally(Gen.longs().next(random), Gen.longs().next(random));
+        Gen<Usage> usages = random -> {
+            Tally last24Hours = tallies.next(random);
+            Tally last7Days = tallies.next(random);
+            Tally last30Days = tallies.next(random);
+            return new Usage(Map.of(
+                    Window.LAST_24_HOURS,
+                    last24Hours,
+                    Window.LAST_7_DAYS,
+                    last7Days,
+                    Window.LAST_30_DAYS,
+                    last30Days,
+                    Window.DAY,
+                    new Tally(last24Hours.amount() / 2, last24Hours.count() / 2),
+                    Window.WEEK,
+                    new Tally(last7Days.amount() / 2, last7Days.count() / 2),
+                    Window.MONTH,
+                    new Tally(last30Days.amount() / 2, last30Days.count() / 2)));
+        };
         Map<Window, Limit> everyWindow = new java.util.EnumMap<>(Window.class);
         for (Window window : Window.values()) {
             everyWindow.put(window, new Limit(1L, 1L));
         }
-        ObjectNode expected = JSON.createObjectNode();
-        for (Window window : Window.values()) {
-            if (window.countsUsage()) {
-                expected.putObject(window.label())
-                        .put("amount", usage.of(window).amount())
-                        .put("count", usage.of(window).count());
-            }
-        }
 
-        assertThat(DecisionJson.usage(usage, new Limits(everyWindow))).isEqualTo(JSON.writeValueAsString(expected));
+        forAll(300, usages, usage -> {
+            ObjectNode expected = JSON.createObjectNode();
+            for (Window window : Window.values()) {
+                if (window.countsUsage()) {
+                    expected.putObject(window.label())
+                            .put("amount", usage.of(window).amount())
+                            .put("count", usage.of(window).count());
+                }
+            }
+
+            assertThat(DecisionJson.usage(usage, new Limits(everyWindow))).isEqualTo(JSON.writeValueAsString(expected));
+        });
     }
 
     @Test
