@@ -178,23 +178,13 @@ class LimitTablePropertiesTest {
     }
 
     /**
-     * Lists of at most maxSize elements, no two with the same key. The sizes are spread as the property
-     * library this test used before drew them for 1000 tries: one list in a hundred has maxSize elements, about one in nine has
-     * more than 32, and the others between 0 and 32, each size as likely. If {@link
+     * Lists of 0 to maxSize elements, each size as likely, no two with the same key. If {@link
      * #UNIQUE_ELEMENT_DRAWS} draws in a row give no element of a new key, the list ends with the
      * elements it has.
      */
     private static <T> Gen<List<T>> uniqueLists(Gen<T> elements, int maxSize, Function<T, ?> key) {
-        int cutoff = Math.min(32, maxSize);
         return random -> {
-            int size;
-            if (random.nextDouble() <= 0.01) {
-                size = maxSize;
-            } else if (cutoff < maxSize && random.nextDouble() <= 0.11) {
-                size = random.nextInt(cutoff + 1, maxSize + 1);
-            } else {
-                size = random.nextInt(0, cutoff + 1);
-            }
+            int size = random.nextInt(maxSize + 1);
             List<T> list = new ArrayList<>(size);
             Set<Object> keys = new HashSet<>();
             while (list.size() < size) {
