@@ -1,5 +1,7 @@
 package io.risklimits.decision;
 
+import io.risklimits.support.Gen;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -10,10 +12,6 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.Tuple;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -121,39 +119,40 @@ final class HostileValues {
     }
 
     /** Valid events of every type, with the follow-up and hold fields of their type. */
-    static Arbitrary<Event> events() {
+    static Gen<Event> events() {
         return authorizations().flatMap(event -> shapes(event).map(event::withShape));
     }
 
     /** Valid authorizations that carry no follow-up or hold field, not even a type. */
-    static Arbitrary<Event> authorizations() {
-        Arbitrary<UUID> uuids = Arbitraries.randomValue(random -> new UUID(random.nextLong(), random.nextLong()));
-        Arbitrary<String> channels =
-                Arbitraries.strings().withChars(CHANNEL_CHARS).ofMinLength(1).ofMaxLength(32);
+    static Gen<Event> authorizations() {
+        Gen<UUID> uuids = anyUuids();
+        Gen<String> channels = Gen.strings(CHANNEL_CHARS, 1, 32);
         // whole microseconds (what PostgreSQL keeps), from 1970 up to the allowed clock skew
         long latestSecond = NOW.plus(MAX_CLOCK_SKEW).getEpochSecond() - 1;
-        Arbitrary<Instant> instants = Combinators.combine(
-                        Arbitraries.longs().between(0, latestSecond),
-                        Arbitraries.longs().between(0, 999_999))
-                .as((seconds, micros) -> Instant.ofEpochSecond(seconds, micros * 1000));
-        Arbitrary<ZoneOffset> offsets = offsets();
-        return Combinators.combine(
-                        uuids,
-                        uuids,
-                        channels,
-                        Arbitraries.of(Direction.class),
-                        Arbitraries.longs().between(1, TransactionEventReader.MAX_AMOUNT),
-                        instants,
-                        offsets)
-                .as((dedupeId, entityId, channel, direction, amount, occurredAt, offset) -> new Event(
-                        dedupeId,
-                        entityId,
-                        channel,
-                        direction,
-                        amount,
-                        occurredAt,
-                        text(occurredAt, offset),
-                        Shape.AUTHORIZATION));
+        Gen<Long> seconds = Gen.longs(0, latestSecond);
+        Gen<Long> micros = Gen.longs(0, 999_999);
+        Gen<Instant> instants = random -> Instant.ofEpochSecond(seconds.next(random), micros.next(random) * 1000);
+        Gen<Direction> directions = Gen.of(Direction.values());
+        Gen<Long> amounts = Gen.longs(1, TransactionEventReader.MAX_AMOUNT);
+        Gen<ZoneOffset> offsets = offsets();
+        return random -> {
+            UUID dedupeId = uuids.next(random);
+            UUID entityId = uuids.next(random);
+            String channel = channels.next(random);
+            Direction direction = directions.next(random);
+            long amount = amounts.next(random);
+            Instant occurredAt = instants.next(random);
+            ZoneOffset offset = offsets.next(random);
+            return new Event(
+                    dedupeId,
+                    entityId,
+                    channel,
+                    direction,
+                    amount,
+                    occurredAt,
+                    text(occurredAt, offset),
+                    Shape.AUTHORIZATION);
+        };
     }
 
     /**
@@ -161,27 +160,38 @@ final class HostileValues {
      * hold_expires_at, a reversal naming its original in reverses, original or both, a capture with final
      * or without, an increment with or without hold_expires_at.
      */
-    static Arbitrary<Shape> shapes(Event event) {
-        Arbitrary<UUID> originals = Arbitraries.randomValue(random -> new UUID(random.nextLong(), random.nextLong()))
-                .filter(original -> !original.equals(event.dedupeId()));
-        Arbitrary<Optional<Instant>> holdExpiries = Arbitraries.oneOf(
-                Arbitraries.just(Optional.empty()),
+    static Gen<Shape> shapes(Event event) {
+        Gen<UUID> originals = anyUuids().filter(original -> !original.equals(event.dedupeId()));
+        Gen<Optional<Instant>> holdExpiries = Gen.<Optional<Instant>>oneOf(
+                Gen.just(Optional.<Instant>empty()),
                 holdExpiries(event.occurredAt()).map(Optional::of));
-        Arbitrary<ZoneOffset> offsets = offsets();
-        Arbitrary<Shape> authorizations = Combinators.combine(
-                        Arbitraries.of("", "AUTHORIZATION"), holdExpiries, offsets)
-                .as((type, expiry, offset) ->
-                        withExpiry(type.isEmpty() ? null : type, null, null, expiry, offset, null));
-        Arbitrary<Shape> reversals = Combinators.combine(
-                        originals, Arbitraries.integers().between(0, 2))
-                .as((original, where) -> new Shape(
-                        "REVERSAL", where == 1 ? null : original, where == 0 ? null : original, null, null, null));
-        Arbitrary<Shape> captures = Combinators.combine(
-                        originals, Arbitraries.of(Optional.<Boolean>empty(), Optional.of(true), Optional.of(false)))
-                .as((original, isFinal) -> new Shape("CAPTURE", null, original, null, null, isFinal.orElse(null)));
-        Arbitrary<Shape> increments = Combinators.combine(originals, holdExpiries, offsets)
-                .as((original, expiry, offset) -> withExpiry("INCREMENT", null, original, expiry, offset, null));
-        return Arbitraries.oneOf(authorizations, reversals, captures, increments);
+        Gen<ZoneOffset> offsets = offsets();
+        Gen<String> authorizationTypes = Gen.of("", "AUTHORIZATION");
+        Gen<Shape> authorizations = random -> {
+            String type = authorizationTypes.next(random);
+            Optional<Instant> expiry = holdExpiries.next(random);
+            ZoneOffset offset = offsets.next(random);
+            return withExpiry(type.isEmpty() ? null : type, null, null, expiry, offset, null);
+        };
+        Gen<Integer> places = Gen.ints(0, 2);
+        Gen<Shape> reversals = random -> {
+            UUID original = originals.next(random);
+            int where = places.next(random);
+            return new Shape("REVERSAL", where == 1 ? null : original, where == 0 ? null : original, null, null, null);
+        };
+        Gen<Optional<Boolean>> finals = Gen.of(Optional.<Boolean>empty(), Optional.of(true), Optional.of(false));
+        Gen<Shape> captures = random -> {
+            UUID original = originals.next(random);
+            Optional<Boolean> isFinal = finals.next(random);
+            return new Shape("CAPTURE", null, original, null, null, isFinal.orElse(null));
+        };
+        Gen<Shape> increments = random -> {
+            UUID original = originals.next(random);
+            Optional<Instant> expiry = holdExpiries.next(random);
+            ZoneOffset offset = offsets.next(random);
+            return withExpiry("INCREMENT", null, original, expiry, offset, null);
+        };
+        return Gen.oneOf(authorizations, reversals, captures, increments);
     }
 
     private static Shape withExpiry(
@@ -196,17 +206,14 @@ final class HostileValues {
     }
 
     /** Instants after occurred_at and at most the max hold ttl after it, to the microsecond. */
-    static Arbitrary<Instant> holdExpiries(Instant occurredAt) {
+    static Gen<Instant> holdExpiries(Instant occurredAt) {
         long micros = MAX_HOLD_TTL.toNanos() / 1_000;
-        return Arbitraries.oneOf(
-                        Arbitraries.longs().between(1, micros), Arbitraries.of(1L, 1_000_000L, micros - 1, micros))
+        return Gen.<Long>oneOf(Gen.longs(1, micros), Gen.of(1L, 1_000_000L, micros - 1, micros))
                 .map(after -> occurredAt.plusNanos(after * 1_000));
     }
 
-    private static Arbitrary<ZoneOffset> offsets() {
-        return Arbitraries.integers()
-                .between(-18 * 60, 18 * 60)
-                .map(minutes -> ZoneOffset.ofTotalSeconds(minutes * 60));
+    private static Gen<ZoneOffset> offsets() {
+        return Gen.ints(-18 * 60, 18 * 60).map(minutes -> ZoneOffset.ofTotalSeconds(minutes * 60));
     }
 
     /** An RFC 3339 timestamp of the instant in the offset. */
@@ -215,18 +222,18 @@ final class HostileValues {
     }
 
     /** JSON text that breaks the rule of the field (null: the field is left out). */
-    static Arbitrary<String> breaking(String field) {
-        Arbitrary<String> specific = switch (field) {
+    static Gen<String> breaking(String field) {
+        Gen<String> specific = switch (field) {
             case "dedupe_id", "entity_id", "account_id" -> strings(text -> !isUuid(text));
             case "channel" -> strings(text -> !CHANNEL.matcher(text).matches());
             case "direction" -> strings(text -> !text.equals("IN") && !text.equals("OUT"));
             case "currency" -> strings(text -> !text.equals("USD"));
             case "amount" -> badAmounts();
-            case "occurred_at" -> Arbitraries.<String>oneOf(farFuture(), strings(text -> true));
+            case "occurred_at" -> Gen.<String>oneOf(farFuture(), strings(text -> true));
             default -> throw new IllegalArgumentException(field);
         };
-        return Arbitraries.<String>frequencyOf(
-                Tuple.of(1, Arbitraries.just((String) null)), Tuple.of(3, wrongTypes(field)), Tuple.of(8, specific));
+        return HostileValues.<String>frequencyOf(
+                weighted(1, Gen.<String>just(null)), weighted(3, wrongTypes(field)), weighted(8, specific));
     }
 
     /**
@@ -235,21 +242,21 @@ final class HostileValues {
      * required one is left out or broken, an optional one is broken (an original a reversal names in
      * original alone is not left out: that makes reverses the missing field).
      */
-    static Arbitrary<String> breakingFollowUp(String field, Event event) {
+    static Gen<String> breakingFollowUp(String field, Event event) {
         Shape shape = event.shape();
         EventType type = shape.eventType();
-        Arbitrary<String> own = Arbitraries.just(quoted(event.dedupeId().toString()));
-        Arbitrary<String> notUuids = Arbitraries.<String>oneOf(
-                shortStrings(text -> !isUuid(text)), Arbitraries.of("true", "7", "{}", "[]", "\"\""));
-        Arbitrary<String> anyValue = Arbitraries.<String>oneOf(
-                Arbitraries.create(UUID::randomUUID).map(id -> quoted(id.toString())),
-                Arbitraries.of("true", "false", "0", "{}", "[]"),
-                Arbitraries.just(quoted(event.occurredAt().plusSeconds(60).toString())));
-        Arbitrary<String> leftOut = Arbitraries.oneOf(Arbitraries.just(null), Arbitraries.just("null"));
+        Gen<String> own = Gen.just(quoted(event.dedupeId().toString()));
+        Gen<String> notUuids =
+                Gen.<String>oneOf(shortStrings(text -> !isUuid(text)), Gen.of("true", "7", "{}", "[]", "\"\""));
+        Gen<String> anyValue = Gen.<String>oneOf(
+                randomUuids().map(id -> quoted(id.toString())),
+                Gen.of("true", "false", "0", "{}", "[]"),
+                Gen.just(quoted(event.occurredAt().plusSeconds(60).toString())));
+        Gen<String> leftOut = Gen.<String>oneOf(Gen.<String>just(null), Gen.just("null"));
         return switch (field) {
             case "type" ->
-                Arbitraries.<String>oneOf(
-                        Arbitraries.of("\"EXPIRY\"", "\"capture\"", "\"REVERSAL \"", "1", "true", "{}", "[]"),
+                Gen.<String>oneOf(
+                        Gen.of("\"EXPIRY\"", "\"capture\"", "\"REVERSAL \"", "1", "true", "{}", "[]"),
                         shortStrings(text -> !List.of("AUTHORIZATION", "REVERSAL", "CAPTURE", "INCREMENT")
                                 .contains(text)));
             case "reverses" -> {
@@ -257,30 +264,27 @@ final class HostileValues {
                     yield anyValue;
                 }
                 yield shape.original() == null
-                        ? Arbitraries.<String>oneOf(own, notUuids, leftOut)
-                        : Arbitraries.<String>oneOf(own, notUuids);
+                        ? Gen.<String>oneOf(own, notUuids, leftOut)
+                        : Gen.<String>oneOf(own, notUuids);
             }
             case "original" -> {
                 if (type == EventType.AUTHORIZATION) {
                     yield anyValue;
                 }
                 if (type != EventType.REVERSAL) {
-                    yield Arbitraries.<String>oneOf(own, notUuids, leftOut);
+                    yield Gen.<String>oneOf(own, notUuids, leftOut);
                 }
                 yield shape.reverses() == null
-                        ? Arbitraries.<String>oneOf(own, notUuids)
-                        : Arbitraries.<String>oneOf(
-                                own,
-                                notUuids,
-                                Arbitraries.create(UUID::randomUUID).map(id -> quoted(id.toString())));
+                        ? Gen.<String>oneOf(own, notUuids)
+                        : Gen.<String>oneOf(own, notUuids, randomUuids().map(id -> quoted(id.toString())));
             }
             case "hold_expires_at" -> {
                 if (type != EventType.AUTHORIZATION && type != EventType.INCREMENT) {
                     yield anyValue;
                 }
                 Instant occurredAt = event.occurredAt();
-                yield Arbitraries.<String>oneOf(
-                        Arbitraries.of(
+                yield Gen.<String>oneOf(
+                        Gen.of(
                                 "\"tomorrow\"",
                                 "\"2026-13-01T00:00:00Z\"",
                                 "\"2026-03-01 12:00:00Z\"",
@@ -288,12 +292,10 @@ final class HostileValues {
                                 "1772366400",
                                 "true",
                                 "{}"),
-                        Arbitraries.longs()
-                                .between(0, Duration.ofDays(400).toSeconds())
+                        Gen.longs(0, Duration.ofDays(400).toSeconds())
                                 .map(before ->
                                         quoted(occurredAt.minusSeconds(before).toString())),
-                        Arbitraries.longs()
-                                .between(1, Duration.ofDays(400).toNanos() / 1_000)
+                        Gen.longs(1, Duration.ofDays(400).toNanos() / 1_000)
                                 .map(beyond -> quoted(occurredAt
                                         .plus(MAX_HOLD_TTL)
                                         .plusNanos(beyond * 1_000)
@@ -301,36 +303,30 @@ final class HostileValues {
             }
             case "final" ->
                 type != EventType.CAPTURE
-                        ? Arbitraries.<String>oneOf(Arbitraries.of("true", "false"), anyValue)
-                        : Arbitraries.<String>oneOf(
-                                Arbitraries.of("\"true\"", "\"false\"", "1", "0", "{}", "[]"),
-                                shortStrings(text -> true));
+                        ? Gen.<String>oneOf(Gen.of("true", "false"), anyValue)
+                        : Gen.<String>oneOf(
+                                Gen.of("\"true\"", "\"false\"", "1", "0", "{}", "[]"), shortStrings(text -> true));
             default -> throw new IllegalArgumentException(field);
         };
     }
 
     /** Wrong JSON types: a string where a number belongs, and numbers, booleans, arrays and objects elsewhere. */
-    private static Arbitrary<String> wrongTypes(String field) {
-        Arbitrary<String> other = Arbitraries.of("null", "true", "false", "[]", "{}", "[\"IN\"]", "{\"a\":1}", "0");
+    private static Gen<String> wrongTypes(String field) {
+        Gen<String> other = Gen.of("null", "true", "false", "[]", "{}", "[\"IN\"]", "{\"a\":1}", "0");
         return field.equals("amount")
-                ? Arbitraries.<String>oneOf(other.filter(text -> !text.equals("0")), strings(text -> true))
-                : Arbitraries.<String>oneOf(other, Arbitraries.longs().map(String::valueOf));
+                ? Gen.<String>oneOf(other.filter(text -> !text.equals("0")), strings(text -> true))
+                : Gen.<String>oneOf(other, Gen.longs().map(String::valueOf));
     }
 
     /** Strings with control characters, CR/LF, any Unicode, or 1 MiB long, as JSON string literals. */
-    private static Arbitrary<String> strings(java.util.function.Predicate<String> breaksTheRule) {
-        Arbitrary<String> controls = Arbitraries.strings()
-                .withCharRange('\u0000', '\u001f')
-                .ofMinLength(1)
-                .ofMaxLength(8);
-        Arbitrary<String> anyUnicode = Arbitraries.strings().all().ofMaxLength(40);
-        Arbitrary<String> injected =
-                Combinators.combine(anyUnicode, controls, anyUnicode).as((a, b, c) -> a + b + c);
-        Arbitrary<String> crLf =
-                Arbitraries.of("USD\r\nX-Injected: 1", "IN\n", "OUT\r", "\r\n", "CARD\u2028", "\u0085");
-        Arbitrary<String> huge = Arbitraries.of(ONE_MEBIBYTE, ONE_MEBIBYTE + "\r\n", "\n" + ONE_MEBIBYTE);
-        return Arbitraries.<String>frequencyOf(
-                        Tuple.of(5, anyUnicode), Tuple.of(5, injected), Tuple.of(2, crLf), Tuple.of(1, huge))
+    private static Gen<String> strings(java.util.function.Predicate<String> breaksTheRule) {
+        Gen<String> controls = Gen.strings(Gen.chars('\u0000', '\u001f'), 1, 8);
+        Gen<String> anyUnicode = Gen.strings(Gen.anyChar(), 0, 40);
+        Gen<String> injected = random -> anyUnicode.next(random) + controls.next(random) + anyUnicode.next(random);
+        Gen<String> crLf = Gen.of("USD\r\nX-Injected: 1", "IN\n", "OUT\r", "\r\n", "CARD\u2028", "\u0085");
+        Gen<String> huge = Gen.of(ONE_MEBIBYTE, ONE_MEBIBYTE + "\r\n", "\n" + ONE_MEBIBYTE);
+        return HostileValues.<String>frequencyOf(
+                        weighted(5, anyUnicode), weighted(5, injected), weighted(2, crLf), weighted(1, huge))
                 .filter(breaksTheRule)
                 .map(HostileValues::quoted);
     }
@@ -339,47 +335,99 @@ final class HostileValues {
      * Strings with control characters or any Unicode, as JSON string literals, none of them long: the
      * follow-up fields' own hostile text (the long ones are the other fields').
      */
-    private static Arbitrary<String> shortStrings(java.util.function.Predicate<String> breaksTheRule) {
-        Arbitrary<String> anyUnicode = Arbitraries.strings().all().ofMaxLength(40);
-        Arbitrary<String> controls = Arbitraries.strings()
-                .withCharRange('\u0000', '\u001f')
-                .ofMinLength(1)
-                .ofMaxLength(8);
-        return Arbitraries.<String>oneOf(
-                        anyUnicode, Combinators.combine(anyUnicode, controls).as((a, b) -> a + b))
-                .filter(breaksTheRule)
-                .map(HostileValues::quoted);
+    private static Gen<String> shortStrings(java.util.function.Predicate<String> breaksTheRule) {
+        Gen<String> anyUnicode = Gen.strings(Gen.anyChar(), 0, 40);
+        Gen<String> controls = Gen.strings(Gen.chars('\u0000', '\u001f'), 1, 8);
+        Gen<String> withControls = random -> anyUnicode.next(random) + controls.next(random);
+        return Gen.<String>oneOf(anyUnicode, withControls).filter(breaksTheRule).map(HostileValues::quoted);
     }
 
-    private static Arbitrary<String> badAmounts() {
-        Arbitrary<String> outOfRange = Arbitraries.<String>oneOf(
-                Arbitraries.longs().lessOrEqual(0).map(String::valueOf),
-                Arbitraries.longs()
-                        .greaterOrEqual(TransactionEventReader.MAX_AMOUNT + 1)
-                        .map(String::valueOf),
-                Arbitraries.of("9223372036854775808", "18446744073709551616", "18446744073709551617", "-0"),
+    private static Gen<String> badAmounts() {
+        Gen<String> outOfRange = Gen.<String>oneOf(
+                Gen.longs(Long.MIN_VALUE, 0).map(String::valueOf),
+                Gen.longs(TransactionEventReader.MAX_AMOUNT + 1, Long.MAX_VALUE).map(String::valueOf),
+                Gen.of("9223372036854775808", "18446744073709551616", "18446744073709551617", "-0"),
                 // up to a thousand digits (the parser's number limit) and a little beyond it
-                Arbitraries.strings()
-                        .numeric()
-                        .ofMinLength(17)
-                        .ofMaxLength(1100)
-                        .map(digits -> "9" + digits));
-        Arbitrary<String> notIntegers = Arbitraries.<String>oneOf(
-                Arbitraries.of("1e400", "-1e400", "1e-400", "1E3", "1e+3", "1.0", "100.00", "1.5e2"),
-                Arbitraries.doubles().filter(value -> value != Math.rint(value)).map(String::valueOf),
-                Combinators.combine(
-                                Arbitraries.longs().between(1, 1000),
-                                Arbitraries.integers().between(1, 999))
-                        .as((whole, fraction) -> whole + "." + fraction));
-        return Arbitraries.oneOf(outOfRange, notIntegers);
+                Gen.strings("0123456789", 17, 1100).map(digits -> "9" + digits));
+        Gen<Long> wholes = Gen.longs(1, 1000);
+        Gen<Integer> fractions = Gen.ints(1, 999);
+        Gen<String> notIntegers = Gen.<String>oneOf(
+                Gen.of("1e400", "-1e400", "1e-400", "1E3", "1e+3", "1.0", "100.00", "1.5e2"),
+                hundredths().filter(value -> value != Math.rint(value)).map(String::valueOf),
+                random -> wholes.next(random) + "." + fractions.next(random));
+        return Gen.oneOf(outOfRange, notIntegers);
     }
 
-    private static Arbitrary<String> farFuture() {
+    /**
+     * Doubles of two decimals at most, either sign, their size spread evenly over the orders of magnitude
+     * from a hundredth up to 10^16 (beyond 2^52 a double has no fraction left).
+     */
+    private static Gen<Double> hundredths() {
+        Gen<Integer> digits = Gen.ints(1, 18);
+        return random -> {
+            long bound = 1;
+            for (int digit = digits.next(random); digit > 0; digit--) {
+                bound *= 10;
+            }
+            long unscaled = random.nextLong(bound);
+            return BigDecimal.valueOf(random.nextBoolean() ? unscaled : -unscaled, 2)
+                    .doubleValue();
+        };
+    }
+
+    private static Gen<String> farFuture() {
         long from = NOW.plus(MAX_CLOCK_SKEW).getEpochSecond() + 1;
         long to = Instant.parse("9999-12-31T23:59:59Z").getEpochSecond();
-        return Arbitraries.longs()
-                .between(from, to)
+        return Gen.longs(from, to)
                 .map(seconds -> quoted(Instant.ofEpochSecond(seconds).toString()));
+    }
+
+    /** Any UUID: 128 random bits, version and variant bits included. */
+    private static Gen<UUID> anyUuids() {
+        return random -> new UUID(random.nextLong(), random.nextLong());
+    }
+
+    /** Random (version 4) UUIDs, drawn from the property's random source so that its seed replays them. */
+    static Gen<UUID> randomUuids() {
+        return random -> new UUID(
+                (random.nextLong() & ~0xF000L) | 0x4000L,
+                (random.nextLong() & 0x3FFF_FFFF_FFFF_FFFFL) | 0x8000_0000_0000_0000L);
+    }
+
+    /**
+     * Any UTF-16 code unit except the surrogates, the noncharacters (U+FDD0 to U+FDEF, U+FFFE, U+FFFF) and
+     * the private-use characters (U+E000 to U+F8FF): the characters of a string when no others are named.
+     */
+    static Gen<Character> textChars() {
+        return Gen.anyChar()
+                .filter(c -> !Character.isSurrogate(c)
+                        && !(c >= '\uFDD0' && c <= '\uFDEF')
+                        && c < '\uFFFE'
+                        && !(c >= '\uE000' && c <= '\uF8FF'));
+    }
+
+    /** A generator with its weight in a {@link #frequencyOf} choice. */
+    private record Weighted<T>(int weight, Gen<? extends T> values) {}
+
+    private static <T> Weighted<T> weighted(int weight, Gen<? extends T> values) {
+        return new Weighted<>(weight, values);
+    }
+
+    /** A value of one of the generators, each drawn in proportion to its weight. */
+    @SafeVarargs
+    private static <T> Gen<T> frequencyOf(Weighted<? extends T>... choices) {
+        List<Weighted<? extends T>> weighted = List.of(choices);
+        int total = weighted.stream().mapToInt(Weighted::weight).sum();
+        return random -> {
+            int draw = random.nextInt(total);
+            for (Weighted<? extends T> choice : weighted) {
+                draw -= choice.weight();
+                if (draw < 0) {
+                    return choice.values().next(random);
+                }
+            }
+            throw new IllegalStateException("no choice for the draw " + draw);
+        };
     }
 
     static boolean isUuid(String text) {

@@ -2,8 +2,10 @@ package io.risklimits.decision;
 
 import static io.risklimits.decision.HostileValues.MAX_CLOCK_SKEW;
 import static io.risklimits.decision.HostileValues.NOW;
+import static io.risklimits.support.PropertyCheck.forAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.risklimits.support.Gen;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
@@ -12,18 +14,13 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Stream;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -40,24 +37,27 @@ class TransactionEventReaderPropertiesTest {
     private final TransactionEventReader reader =
             new TransactionEventReader("USD", MAX_CLOCK_SKEW, Clock.fixed(NOW, ZoneOffset.UTC));
 
-    @Property(tries = 300)
-    void aValidEventIsReadWithEveryFieldAsSent(@ForAll("events") HostileValues.Event sent) {
-        ReadResult result = read(sent.json());
+    @Test
+    void aValidEventIsReadWithEveryFieldAsSent() {
+        forAll(300, events(), sent -> {
+            ReadResult result = read(sent.json());
 
-        assertThat(result).isInstanceOf(ReadResult.Valid.class);
-        TransactionEvent event = ((ReadResult.Valid) result).event();
-        assertThat(event.dedupeId()).isEqualTo(sent.dedupeId());
-        assertThat(event.businessKey()).isEqualTo(new BusinessKey(sent.entityId(), sent.channel(), sent.direction()));
-        assertThat(event.amount()).isEqualTo(sent.amount());
-        assertThat(event.currency()).isEqualTo("USD");
-        assertThat(event.occurredAt()).isEqualTo(sent.occurredAt());
-        HostileValues.Shape shape = sent.shape();
-        assertThat(event.type()).isEqualTo(shape.eventType());
-        assertThat(event.reverses()).isEqualTo(shape.reverses());
-        assertThat(event.original()).isEqualTo(shape.original());
-        assertThat(event.originalId()).isEqualTo(shape.reverses() != null ? shape.reverses() : shape.original());
-        assertThat(event.holdExpiresAt()).isEqualTo(shape.holdExpiresAt());
-        assertThat(event.isFinal()).isEqualTo(shape.isFinal() == null || shape.isFinal());
+            assertThat(result).isInstanceOf(ReadResult.Valid.class);
+            TransactionEvent event = ((ReadResult.Valid) result).event();
+            assertThat(event.dedupeId()).isEqualTo(sent.dedupeId());
+            assertThat(event.businessKey())
+                    .isEqualTo(new BusinessKey(sent.entityId(), sent.channel(), sent.direction()));
+            assertThat(event.amount()).isEqualTo(sent.amount());
+            assertThat(event.currency()).isEqualTo("USD");
+            assertThat(event.occurredAt()).isEqualTo(sent.occurredAt());
+            HostileValues.Shape shape = sent.shape();
+            assertThat(event.type()).isEqualTo(shape.eventType());
+            assertThat(event.reverses()).isEqualTo(shape.reverses());
+            assertThat(event.original()).isEqualTo(shape.original());
+            assertThat(event.originalId()).isEqualTo(shape.reverses() != null ? shape.reverses() : shape.original());
+            assertThat(event.holdExpiresAt()).isEqualTo(shape.holdExpiresAt());
+            assertThat(event.isFinal()).isEqualTo(shape.isFinal() == null || shape.isFinal());
+        });
     }
 
     /**
@@ -66,106 +66,144 @@ class TransactionEventReaderPropertiesTest {
      * needs) makes of the same text, out-of-range fields included; an instant before the year 1 is
      * INVALID, as one beyond the clock skew is.
      */
-    @Property(tries = 2000)
-    void aTimestampIsReadAsJavaTimesStrictIsoParserReadsIt(@ForAll("timestamps") String occurredAt) {
-        Instant expected;
-        try {
-            expected = OffsetDateTime.parse(
-                            occurredAt.toUpperCase(java.util.Locale.ROOT), DateTimeFormatter.ISO_OFFSET_DATE_TIME)
-                    .toInstant()
-                    .truncatedTo(ChronoUnit.MICROS);
-        } catch (DateTimeParseException notATimestamp) {
-            expected = null;
-        }
-        String json = "{\"dedupe_id\":\"" + UUID.randomUUID() + "\",\"entity_id\":\"" + UUID.randomUUID()
-                + "\",\"channel\":\"CARD\",\"direction\":\"OUT\",\"amount\":100,\"currency\":\"USD\","
-                + "\"occurred_at\":\"" + occurredAt + "\"}";
+    @Test
+    void aTimestampIsReadAsJavaTimesStrictIsoParserReadsIt() {
+        forAll(2000, timestamps(), occurredAt -> {
+            Instant expected;
+            try {
+                expected = OffsetDateTime.parse(
+                                occurredAt.toUpperCase(java.util.Locale.ROOT), DateTimeFormatter.ISO_OFFSET_DATE_TIME)
+                        .toInstant()
+                        .truncatedTo(ChronoUnit.MICROS);
+            } catch (DateTimeParseException notATimestamp) {
+                expected = null;
+            }
+            String json = "{\"dedupe_id\":\"" + UUID.randomUUID() + "\",\"entity_id\":\"" + UUID.randomUUID()
+                    + "\",\"channel\":\"CARD\",\"direction\":\"OUT\",\"amount\":100,\"currency\":\"USD\","
+                    + "\"occurred_at\":\"" + occurredAt + "\"}";
 
-        ReadResult result = reader.read(json.getBytes(StandardCharsets.UTF_8));
+            ReadResult result = reader.read(json.getBytes(StandardCharsets.UTF_8));
 
-        if (expected == null
-                || expected.isBefore(TransactionEventReader.EARLIEST_TIMESTAMP)
-                || expected.isAfter(NOW.plus(MAX_CLOCK_SKEW))) {
-            assertThat(result).isInstanceOf(ReadResult.Invalid.class);
-        } else {
-            assertThat(result).isInstanceOf(ReadResult.Valid.class);
-            assertThat(((ReadResult.Valid) result).event().occurredAt()).isEqualTo(expected);
-        }
+            if (expected == null
+                    || expected.isBefore(TransactionEventReader.EARLIEST_TIMESTAMP)
+                    || expected.isAfter(NOW.plus(MAX_CLOCK_SKEW))) {
+                assertThat(result).isInstanceOf(ReadResult.Invalid.class);
+            } else {
+                assertThat(result).isInstanceOf(ReadResult.Valid.class);
+                assertThat(((ReadResult.Valid) result).event().occurredAt()).isEqualTo(expected);
+            }
+        });
     }
 
-    @Provide
-    Arbitrary<String> timestamps() {
-        Arbitrary<String> twoDigits = Arbitraries.integers().between(0, 99).map(n -> String.format("%02d", n));
-        Arbitrary<String> year = Arbitraries.integers().between(0, 9999).map(n -> String.format("%04d", n));
-        Arbitrary<String> fraction = Arbitraries.strings()
-                .numeric()
-                .ofMinLength(0)
-                .ofMaxLength(10)
-                .map(digits -> digits.isEmpty() ? "" : "." + digits);
-        Arbitrary<String> offset = Arbitraries.oneOf(
-                Arbitraries.of("Z", "z", "+00:00", "-00:00"),
-                Combinators.combine(Arbitraries.of("+", "-"), twoDigits, twoDigits)
-                        .as((sign, h, m) -> sign + h + ":" + m));
-        Arbitrary<String> separator = Arbitraries.of("T", "t");
-        return Combinators.combine(year, twoDigits, twoDigits, separator, twoDigits, twoDigits, twoDigits, fraction)
-                .as((y, mo, d, t, h, mi, sec, f) -> y + "-" + mo + "-" + d + t + h + ":" + mi + ":" + sec + f)
-                .flatMap(dateTime -> offset.map(zone -> dateTime + zone));
+    Gen<String> timestamps() {
+        // biased toward small numbers, so that a fair share of the timestamps is valid in every field
+        Gen<String> twoDigits = nearMin(0, 99).map(n -> String.format("%02d", n));
+        Gen<String> year = nearMin(0, 9999).map(n -> String.format("%04d", n));
+        Gen<String> fraction = Gen.strings("0123456789", 0, 10).map(digits -> digits.isEmpty() ? "" : "." + digits);
+        Gen<String> signs = Gen.of("+", "-");
+        Gen<String> offset = Gen.<String>oneOf(
+                Gen.of("Z", "z", "+00:00", "-00:00"),
+                random -> signs.next(random) + twoDigits.next(random) + ":" + twoDigits.next(random));
+        Gen<String> separator = Gen.of("T", "t");
+        return random -> year.next(random) + "-" + twoDigits.next(random) + "-" + twoDigits.next(random)
+                + separator.next(random) + twoDigits.next(random) + ":" + twoDigits.next(random) + ":"
+                + twoDigits.next(random) + fraction.next(random) + offset.next(random);
     }
 
-    @Property(tries = 600)
-    void anEventWithOneBrokenFieldIsNeverValid(@ForAll("brokenEvents") Broken broken) {
-        ReadResult result = read(broken.json());
-
-        assertThat(result).isNotInstanceOf(ReadResult.Valid.class);
-        if (broken.field().equals("dedupe_id")) {
-            assertThat(result).isInstanceOf(ReadResult.Unreadable.class);
-        } else if (result instanceof ReadResult.Invalid invalid) {
-            assertThat(invalid.dedupeId()).isEqualTo(broken.event().dedupeId());
-            assertThat(invalid.errors()).extracting(FieldError::field).containsExactly(broken.field());
-        } else {
-            // only a number beyond the parser's limit of 1000 characters is a dead letter despite its dedupe_id
-            assertThat(broken.field()).isEqualTo("amount");
-            assertThat(broken.text().length()).isGreaterThan(1000);
+    /**
+     * Ints between the bounds (inclusive), drawn more often the nearer they are to min: the range is cut
+     * into parts, the first from the top down to min plus a third of the range, the next down to min plus
+     * a third of what is left, and so on until what is left is 20 wide at most; a part is picked, each as
+     * likely, then a value in it. For 0 to 99 a third of the draws are 0 to 10, for 1 to 5000 a third are
+     * 1 to 61. Only for ranges narrower than 2^20, beyond which the parts would be cut finer.
+     */
+    private static Gen<Integer> nearMin(int min, int max) {
+        if (max - min >= 1 << 20) {
+            throw new IllegalArgumentException("range too wide: " + min + " to " + max);
         }
-        assertSafeToLog(result);
+        List<Gen<Integer>> parts = new ArrayList<>();
+        int top = max;
+        for (int lowest = max; lowest - min > 20; ) {
+            lowest = min + (lowest - min) / 3;
+            parts.add(Gen.ints(lowest, top));
+            top = lowest - 1;
+        }
+        parts.add(Gen.ints(min, top));
+        return Gen.of(parts).flatMap(part -> part);
     }
 
-    @Property(tries = 500)
-    void arbitraryBytesNeverThrowAndAreNeverValid(@ForAll("noise") byte[] value) {
-        ReadResult result = reader.read(value);
+    @Test
+    void anEventWithOneBrokenFieldIsNeverValid() {
+        forAll(600, brokenEvents(), broken -> {
+            ReadResult result = read(broken.json());
 
-        assertThat(result).isNotInstanceOf(ReadResult.Valid.class);
-        assertSafeToLog(result);
+            assertThat(result).isNotInstanceOf(ReadResult.Valid.class);
+            if (broken.field().equals("dedupe_id")) {
+                assertThat(result).isInstanceOf(ReadResult.Unreadable.class);
+            } else if (result instanceof ReadResult.Invalid invalid) {
+                assertThat(invalid.dedupeId()).isEqualTo(broken.event().dedupeId());
+                assertThat(invalid.errors()).extracting(FieldError::field).containsExactly(broken.field());
+            } else {
+                // only a number beyond the parser's limit of 1000 characters is a dead letter despite its dedupe_id
+                assertThat(broken.field()).isEqualTo("amount");
+                assertThat(broken.text().length()).isGreaterThan(1000);
+            }
+            assertSafeToLog(result);
+        });
+    }
+
+    @Test
+    void arbitraryBytesNeverThrowAndAreNeverValid() {
+        forAll(500, noise(), value -> {
+            ReadResult result = reader.read(value);
+
+            assertThat(result).isNotInstanceOf(ReadResult.Valid.class);
+            assertSafeToLog(result);
+        });
     }
 
     /** Bytes of a valid event with a few changed: valid only when the result still obeys every rule. */
-    @Property(tries = 500)
-    void aDamagedEventIsValidOnlyIfItStillObeysEveryRule(@ForAll("damagedEvents") byte[] value) {
-        ReadResult result = reader.read(value);
+    @Test
+    void aDamagedEventIsValidOnlyIfItStillObeysEveryRule() {
+        forAll(500, damagedEvents(), value -> {
+            ReadResult result = reader.read(value);
 
-        if (result instanceof ReadResult.Valid valid) {
-            assertObeysTheContract(valid.event());
-        }
-        assertSafeToLog(result);
+            if (result instanceof ReadResult.Valid valid) {
+                assertObeysTheContract(valid.event());
+            }
+            assertSafeToLog(result);
+        });
     }
 
-    @Property(tries = 200)
-    void deepNestingNeverThrowsAndBeyondTheLimitIsUnreadable(
-            @ForAll("events") HostileValues.Event event,
-            @ForAll @IntRange(min = 1, max = 5000) int depth,
-            @ForAll boolean objects) {
-        String open = objects ? "{\"a\":" : "[";
-        String close = objects ? "}" : "]";
-        String nested = open.repeat(depth) + "1" + close.repeat(depth);
-        String json = event.json();
+    @Test
+    void deepNestingNeverThrowsAndBeyondTheLimitIsUnreadable() {
+        forAll(200, nestings(), nesting -> {
+            HostileValues.Event event = nesting.event();
+            int depth = nesting.depth();
+            boolean objects = nesting.objects();
+            String open = objects ? "{\"a\":" : "[";
+            String close = objects ? "}" : "]";
+            String nested = open.repeat(depth) + "1" + close.repeat(depth);
+            String json = event.json();
 
-        ReadResult alone = read(nested);
-        ReadResult inside = read(json.substring(0, json.length() - 1) + ",\"deep\":" + nested + "}");
+            ReadResult alone = read(nested);
+            ReadResult inside = read(json.substring(0, json.length() - 1) + ",\"deep\":" + nested + "}");
 
-        assertThat(alone).isInstanceOf(ReadResult.Unreadable.class);
-        // the event object is level 1 of the parser's 64
-        assertThat(inside).isInstanceOf(depth <= 63 ? ReadResult.Valid.class : ReadResult.Unreadable.class);
-        assertSafeToLog(inside);
+            assertThat(alone).isInstanceOf(ReadResult.Unreadable.class);
+            // the event object is level 1 of the parser's 64
+            assertThat(inside).isInstanceOf(depth <= 63 ? ReadResult.Valid.class : ReadResult.Unreadable.class);
+            assertSafeToLog(inside);
+        });
+    }
+
+    /** An event, and nesting of a depth from 1 to 5000 (more often shallow) in objects or in arrays. */
+    record Nesting(HostileValues.Event event, int depth, boolean objects) {}
+
+    Gen<Nesting> nestings() {
+        Gen<HostileValues.Event> events = events();
+        Gen<Integer> depths = nearMin(1, 5000);
+        Gen<Boolean> objects = Gen.of(true, false);
+        return random -> new Nesting(events.next(random), depths.next(random), objects.next(random));
     }
 
     /**
@@ -176,26 +214,28 @@ class TransactionEventReaderPropertiesTest {
      * hold_expires_at), and otherwise INVALID naming exactly the fields at fault: when the type is not one
      * of the four, the type and, judged as a timestamp after occurred_at, hold_expires_at.
      */
-    @Property(tries = 1500)
-    void followUpFieldsAreValidOnlyInTheirShapes(@ForAll("followUpFields") FollowUpFields sent) {
-        ReadResult result = read(sent.json());
+    @Test
+    void followUpFieldsAreValidOnlyInTheirShapes() {
+        forAll(1500, followUpFields(), sent -> {
+            ReadResult result = read(sent.json());
 
-        Set<String> faulty = sent.expectedFaults();
-        if (faulty.isEmpty()) {
-            assertThat(result).isInstanceOf(ReadResult.Valid.class);
-            TransactionEvent event = ((ReadResult.Valid) result).event();
-            assertThat(event.type().name()).isEqualTo(sent.type());
-            assertThat(event.reverses()).isEqualTo(sent.uuid(sent.reversesText()));
-            assertThat(event.original()).isEqualTo(sent.uuid(sent.originalText()));
-            assertThat(event.holdExpiresAt()).isEqualTo(sent.holdExpiresAt());
-            assertThat(event.isFinal()).isEqualTo(!"false".equals(sent.finalText()));
-        } else {
-            assertThat(result).isInstanceOf(ReadResult.Invalid.class);
-            assertThat(((ReadResult.Invalid) result).errors())
-                    .extracting(FieldError::field)
-                    .containsExactlyInAnyOrderElementsOf(faulty);
-        }
-        assertSafeToLog(result);
+            Set<String> faulty = sent.expectedFaults();
+            if (faulty.isEmpty()) {
+                assertThat(result).isInstanceOf(ReadResult.Valid.class);
+                TransactionEvent event = ((ReadResult.Valid) result).event();
+                assertThat(event.type().name()).isEqualTo(sent.type());
+                assertThat(event.reverses()).isEqualTo(sent.uuid(sent.reversesText()));
+                assertThat(event.original()).isEqualTo(sent.uuid(sent.originalText()));
+                assertThat(event.holdExpiresAt()).isEqualTo(sent.holdExpiresAt());
+                assertThat(event.isFinal()).isEqualTo(!"false".equals(sent.finalText()));
+            } else {
+                assertThat(result).isInstanceOf(ReadResult.Invalid.class);
+                assertThat(((ReadResult.Invalid) result).errors())
+                        .extracting(FieldError::field)
+                        .containsExactlyInAnyOrderElementsOf(faulty);
+            }
+            assertSafeToLog(result);
+        });
     }
 
     /**
@@ -313,39 +353,46 @@ class TransactionEventReaderPropertiesTest {
         }
     }
 
-    @Provide
-    Arbitrary<FollowUpFields> followUpFields() {
-        Arbitrary<String> types = Arbitraries.oneOf(
-                Arbitraries.just(null),
-                Arbitraries.of("null", "1", "true", "{}", "[]", "\"\"", "\"reversal\"", "\"EXPIRY\"", "\"CAPTURE \""),
-                Arbitraries.of("\"AUTHORIZATION\"", "\"REVERSAL\"", "\"CAPTURE\"", "\"INCREMENT\""),
-                Arbitraries.strings().ofMaxLength(20).map(HostileValues::quoted));
+    Gen<FollowUpFields> followUpFields() {
+        Gen<String> types = Gen.<String>oneOf(
+                Gen.<String>just(null),
+                Gen.of("null", "1", "true", "{}", "[]", "\"\"", "\"reversal\"", "\"EXPIRY\"", "\"CAPTURE \""),
+                Gen.of("\"AUTHORIZATION\"", "\"REVERSAL\"", "\"CAPTURE\"", "\"INCREMENT\""),
+                Gen.strings(HostileValues.textChars(), 0, 20).map(HostileValues::quoted));
         // OWN stands for the event's own dedupe_id; two fixed UUIDs, so that reverses and original are often
         // the same
-        Arbitrary<String> originals = Arbitraries.oneOf(
-                Arbitraries.just(null),
-                Arbitraries.of("null", "7", "{}", "\"\"", OWN),
-                Arbitraries.of(
+        Gen<String> originals = Gen.<String>oneOf(
+                Gen.<String>just(null),
+                Gen.of("null", "7", "{}", "\"\"", OWN),
+                Gen.of(
                         HostileValues.quoted("9c2d7e1f-3a4b-4c5d-8e6f-7a8b9c0d1e2f"),
                         HostileValues.quoted("1f0e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b")),
-                Arbitraries.strings().ofMaxLength(40).map(HostileValues::quoted));
+                Gen.strings(HostileValues.textChars(), 0, 40).map(HostileValues::quoted));
         long maxTtlMicros = HostileValues.MAX_HOLD_TTL.toNanos() / 1_000;
-        Arbitrary<HoldExpiry> holdExpiries = Arbitraries.oneOf(
-                Arbitraries.just(new HoldExpiry(null, null)),
-                Arbitraries.of("null", "\"tomorrow\"", "1772366400", "{}").map(text -> new HoldExpiry(text, null)),
-                Arbitraries.of(0L, -1_000_000L, maxTtlMicros, maxTtlMicros + 1, 1L, maxTtlMicros - 1)
+        Gen<HoldExpiry> holdExpiries = Gen.<HoldExpiry>oneOf(
+                Gen.just(new HoldExpiry(null, null)),
+                Gen.of("null", "\"tomorrow\"", "1772366400", "{}").map(text -> new HoldExpiry(text, null)),
+                Gen.of(0L, -1_000_000L, maxTtlMicros, maxTtlMicros + 1, 1L, maxTtlMicros - 1)
                         .map(micros -> new HoldExpiry(null, micros)),
-                Arbitraries.longs().between(1, maxTtlMicros).map(micros -> new HoldExpiry(null, micros)));
-        Arbitrary<String> finals = Arbitraries.oneOf(
-                Arbitraries.just(null), Arbitraries.of("null", "true", "false", "\"true\"", "1", "0", "{}"));
-        return Combinators.combine(HostileValues.authorizations(), types, originals, originals, holdExpiries, finals)
-                .as((event, type, reverses, original, holdExpiresAt, isFinal) -> new FollowUpFields(
-                        event,
-                        type,
-                        own(reverses, event),
-                        own(original, event),
-                        holdExpiresAt.text(event.occurredAt()),
-                        isFinal));
+                Gen.longs(1, maxTtlMicros).map(micros -> new HoldExpiry(null, micros)));
+        Gen<String> finals =
+                Gen.<String>oneOf(Gen.<String>just(null), Gen.of("null", "true", "false", "\"true\"", "1", "0", "{}"));
+        Gen<HostileValues.Event> authorizations = HostileValues.authorizations();
+        return random -> {
+            HostileValues.Event event = authorizations.next(random);
+            String type = types.next(random);
+            String reverses = originals.next(random);
+            String original = originals.next(random);
+            HoldExpiry holdExpiresAt = holdExpiries.next(random);
+            String isFinal = finals.next(random);
+            return new FollowUpFields(
+                    event,
+                    type,
+                    own(reverses, event),
+                    own(original, event),
+                    holdExpiresAt.text(event.occurredAt()),
+                    isFinal);
+        };
     }
 
     private static final String OWN = "OWN";
@@ -370,22 +417,24 @@ class TransactionEventReaderPropertiesTest {
      * account_id, optional, in any form, hostile text included: an event is valid with a UUID string
      * (read as that account) and otherwise INVALID naming account_id alone.
      */
-    @Property(tries = 400)
-    void anAccountIdIsValidOnlyAsAUuidString(@ForAll("accountIds") AccountIdText sent) {
-        ReadResult result = read(sent.json());
+    @Test
+    void anAccountIdIsValidOnlyAsAUuidString() {
+        forAll(400, accountIds(), sent -> {
+            ReadResult result = read(sent.json());
 
-        boolean uuidString = sent.text().startsWith("\"") && HostileValues.isUuid(unquoted(sent.text()));
-        if (uuidString) {
-            assertThat(result).isInstanceOf(ReadResult.Valid.class);
-            assertThat(((ReadResult.Valid) result).event().accountId())
-                    .isEqualTo(UUID.fromString(unquoted(sent.text())));
-        } else {
-            assertThat(result).isInstanceOf(ReadResult.Invalid.class);
-            assertThat(((ReadResult.Invalid) result).errors())
-                    .extracting(FieldError::field)
-                    .containsExactly("account_id");
-        }
-        assertSafeToLog(result);
+            boolean uuidString = sent.text().startsWith("\"") && HostileValues.isUuid(unquoted(sent.text()));
+            if (uuidString) {
+                assertThat(result).isInstanceOf(ReadResult.Valid.class);
+                assertThat(((ReadResult.Valid) result).event().accountId())
+                        .isEqualTo(UUID.fromString(unquoted(sent.text())));
+            } else {
+                assertThat(result).isInstanceOf(ReadResult.Invalid.class);
+                assertThat(((ReadResult.Invalid) result).errors())
+                        .extracting(FieldError::field)
+                        .containsExactly("account_id");
+            }
+            assertSafeToLog(result);
+        });
     }
 
     /** An event with account_id given as raw JSON text, never left out nor null. */
@@ -397,12 +446,12 @@ class TransactionEventReaderPropertiesTest {
         }
     }
 
-    @Provide
-    Arbitrary<AccountIdText> accountIds() {
-        Arbitrary<String> texts = Arbitraries.oneOf(
+    Gen<AccountIdText> accountIds() {
+        Gen<String> texts = Gen.<String>oneOf(
                 HostileValues.breaking("account_id").filter(text -> text != null && !text.equals("null")),
-                Arbitraries.create(UUID::randomUUID).map(id -> HostileValues.quoted(id.toString())));
-        return Combinators.combine(HostileValues.events(), texts).as(AccountIdText::new);
+                HostileValues.randomUuids().map(id -> HostileValues.quoted(id.toString())));
+        Gen<HostileValues.Event> events = HostileValues.events();
+        return random -> new AccountIdText(events.next(random), texts.next(random));
     }
 
     private static String unquoted(String jsonText) {
@@ -422,51 +471,44 @@ class TransactionEventReaderPropertiesTest {
         }
     }
 
-    @Provide
-    Arbitrary<HostileValues.Event> events() {
+    Gen<HostileValues.Event> events() {
         return HostileValues.events();
     }
 
     /** Events of every type with one field broken: one of the seven every event has, or a follow-up field. */
-    @Provide
-    Arbitrary<Broken> brokenEvents() {
-        Arbitrary<Broken> common = Arbitraries.of(HostileValues.FIELDS)
-                .flatMap(field -> Combinators.combine(HostileValues.events(), HostileValues.breaking(field))
-                        .as((event, text) -> new Broken(event, field, text)));
-        Arbitrary<Broken> followUp = HostileValues.events()
-                .flatMap(event -> Arbitraries.of(HostileValues.FOLLOW_UP_FIELDS)
-                        .flatMap(field -> HostileValues.breakingFollowUp(field, event)
-                                .map(text -> new Broken(event, field, text))));
-        return Arbitraries.oneOf(common, followUp);
+    Gen<Broken> brokenEvents() {
+        Gen<HostileValues.Event> events = HostileValues.events();
+        Gen<Broken> common = Gen.of(HostileValues.FIELDS).flatMap(field -> {
+            Gen<String> texts = HostileValues.breaking(field);
+            return random -> new Broken(events.next(random), field, texts.next(random));
+        });
+        Gen<Broken> followUp = events.flatMap(event -> Gen.of(HostileValues.FOLLOW_UP_FIELDS)
+                .flatMap(field ->
+                        HostileValues.breakingFollowUp(field, event).map(text -> new Broken(event, field, text))));
+        return Gen.oneOf(common, followUp);
     }
 
-    @Provide
-    Arbitrary<byte[]> noise() {
-        Arbitrary<byte[]> bytes = Arbitraries.bytes().array(byte[].class).ofMaxSize(2048);
-        Arbitrary<byte[]> jsonish = Arbitraries.strings()
-                .withChars("{}[]\":,.-+eE0123456789 \t\r\n\\/utrfalsn\u0000\u001bIN_OUTdedupe")
-                .ofMaxLength(300)
+    Gen<byte[]> noise() {
+        Gen<byte[]> bytes = Gen.bytes(0, 2048);
+        Gen<byte[]> jsonish = Gen.strings("{}[]\":,.-+eE0123456789 \t\r\n\\/utrfalsn\u0000\u001bIN_OUTdedupe", 0, 300)
                 .map(text -> text.getBytes(StandardCharsets.UTF_8));
-        return Arbitraries.oneOf(bytes, jsonish);
+        return Gen.oneOf(bytes, jsonish);
     }
 
-    @Provide
-    Arbitrary<byte[]> damagedEvents() {
-        return Combinators.combine(
-                        HostileValues.events(),
-                        Arbitraries.integers()
-                                .between(0, 10_000)
-                                .list()
-                                .ofMinSize(1)
-                                .ofMaxSize(4),
-                        Arbitraries.bytes().list().ofMinSize(4).ofMaxSize(4))
-                .as((event, positions, replacements) -> {
-                    byte[] value = event.json().getBytes(StandardCharsets.UTF_8);
-                    for (int i = 0; i < positions.size(); i++) {
-                        value[positions.get(i) % value.length] = replacements.get(i);
-                    }
-                    return value;
-                });
+    Gen<byte[]> damagedEvents() {
+        Gen<HostileValues.Event> events = HostileValues.events();
+        Gen<List<Integer>> positionLists = Gen.ints(0, 10_000).list(1, 4);
+        Gen<byte[]> replacementBytes = Gen.bytes(4, 4);
+        return random -> {
+            HostileValues.Event event = events.next(random);
+            List<Integer> positions = positionLists.next(random);
+            byte[] replacements = replacementBytes.next(random);
+            byte[] value = event.json().getBytes(StandardCharsets.UTF_8);
+            for (int i = 0; i < positions.size(); i++) {
+                value[positions.get(i) % value.length] = replacements[i];
+            }
+            return value;
+        };
     }
 
     private ReadResult read(String json) {
