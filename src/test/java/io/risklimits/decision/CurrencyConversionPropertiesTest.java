@@ -15,7 +15,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Currency;
 import java.util.List;
-import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,8 +37,7 @@ class CurrencyConversionPropertiesTest {
 
     @Test
     void theCountedAmountIsTheExactProductRoundedUpToTheLimitCurrencysMinorUnit() {
-        int tries = 3000;
-        forAll(tries, withEdgeSamples(tries, CASE_EDGE_SAMPLES, cases(false), cases(true)), example -> {
+        forAll(3000, cases(), example -> {
             FxPolicy policy = new FxPolicy(
                     example.to(), Duration.ofHours(48), (currency, at) -> new FxRate(currency, example.rate(), NOW));
 
@@ -58,8 +56,7 @@ class CurrencyConversionPropertiesTest {
 
     @Test
     void aReleaseConvertsRoundedDownAndNeverMoreThanIsStillCounted() {
-        int tries = 1000;
-        forAll(tries, withEdgeSamples(tries, CASE_EDGE_SAMPLES, cases(false), cases(true)), example -> {
+        forAll(1000, cases(), example -> {
             FxPolicy policy = FxPolicy.only(example.to());
             Conversion original = new Conversion(0, example.to(), example.rate(), NOW);
             long counted = Currencies.convert(
@@ -82,10 +79,7 @@ class CurrencyConversionPropertiesTest {
     @Test
     void
             partialReversalsSummingToTheOriginalInItsOwnCurrencyLeaveNothingCountedAndNoneGivesBackMoreThanItsExactAmount() {
-        int tries = 1000;
-        // the weights' edge-case samples: a one-element list of 1, 2, 999 or 1000
-        int edgeSamples = CASE_EDGE_SAMPLES * 4;
-        forAll(tries, withEdgeSamples(tries, edgeSamples, casesAndWeights(false), casesAndWeights(true)), sample -> {
+        forAll(1000, casesAndWeights(), sample -> {
             Case example = sample.example();
             List<Integer> weights = sample.weights();
             FxPolicy policy = FxPolicy.only(example.to());
@@ -118,11 +112,7 @@ class CurrencyConversionPropertiesTest {
 
     @Test
     void whatIsCountedInTheLimitCurrencyNeverFallsBelowTheExactValueOfWhatIsLeftInItsOwn() {
-        int tries = 1000;
-        // the steps' edge-case samples: the empty list and one-element lists of an edge-case step, counted as 7
-        // (a second parameter's edge cases were capped at tries / CASE_EDGE_SAMPLES, rounded up)
-        int edgeSamples = CASE_EDGE_SAMPLES * 7;
-        forAll(tries, withEdgeSamples(tries, edgeSamples, casesAndSteps(false), casesAndSteps(true)), sample -> {
+        forAll(1000, casesAndSteps(), sample -> {
             Case example = sample.example();
             FxPolicy policy = FxPolicy.only(example.to());
             long counted = Currencies.convert(
@@ -173,9 +163,9 @@ class CurrencyConversionPropertiesTest {
     /** A follow-up of a hold, its own amount a share (percent) of what it is judged against. */
     record Step(StepKind kind, int share) {}
 
-    private static Gen<Step> steps(boolean edgeCasesOnly) {
-        Gen<StepKind> kinds = choose(List.of(StepKind.values()), edgeCasesOnly);
-        Gen<Integer> shares = ints(1, 150, edgeCasesOnly);
+    private static Gen<Step> steps() {
+        Gen<StepKind> kinds = Gen.of(StepKind.values());
+        Gen<Integer> shares = Gen.ints(1, 150);
         return random -> new Step(kinds.next(random), shares.next(random));
     }
 
@@ -199,25 +189,18 @@ class CurrencyConversionPropertiesTest {
         return new FxPolicy.Remaining(ledger.counted(), ledger.held(), ledger.ownCounted(), ledger.ownHeld());
     }
 
-    /**
-     * How many cases are made of edge cases only: the first and the last currency code (ADP and ZWR, with 0
-     * and 2 minor-unit digits, on Java 17), one way and the other, times 20 rates (unscaled 1, 2,
-     * 9 999 999 999 or 10 000 000 000 at a scale of 0, 1, 2, 11 or 12) times 4 amounts (1, 2, 999 999 999
-     * or 1 000 000 000): 148 of the 160 pass the cases' filters.
-     */
-    private static final int CASE_EDGE_SAMPLES = 148;
-
-    private static Gen<Case> cases(boolean edgeCasesOnly) {
+    // every currency with a minor unit, both ways; rates and amounts of every order of magnitude
+    private static Gen<Case> cases() {
         List<String> codes = Currency.getAvailableCurrencies().stream()
                 .filter(currency -> currency.getDefaultFractionDigits() >= 0)
                 .map(Currency::getCurrencyCode)
                 .sorted()
                 .toList();
-        Gen<String> currencies = choose(codes, edgeCasesOnly);
-        Gen<Long> unscaledRates = longs(1, 10_000_000_000L, edgeCasesOnly);
-        Gen<Integer> scales = ints(0, 12, edgeCasesOnly);
+        Gen<String> currencies = Gen.of(codes);
+        Gen<Long> unscaledRates = Gen.magnitudes(1, 10_000_000_000L);
+        Gen<Integer> scales = Gen.ints(0, 12);
         Gen<BigDecimal> rates = random -> BigDecimal.valueOf(unscaledRates.next(random), scales.next(random));
-        Gen<Long> amounts = longs(1, 1_000_000_000L, edgeCasesOnly);
+        Gen<Long> amounts = Gen.magnitudes(1, 1_000_000_000L);
         Gen<Case> cases = random ->
                 new Case(currencies.next(random), currencies.next(random), rates.next(random), amounts.next(random));
         return cases.filter(example -> !example.from().equals(example.to()))
@@ -228,124 +211,19 @@ class CurrencyConversionPropertiesTest {
                         < 0);
     }
 
-    private static Gen<CaseAndWeights> casesAndWeights(boolean edgeCasesOnly) {
-        Gen<Case> cases = cases(edgeCasesOnly);
-        Gen<Integer> weight = ints(1, 1_000, edgeCasesOnly);
-        Gen<List<Integer>> weights = edgeCasesOnly ? weight.map(List::of) : lists(weight, 1, 8);
+    private static Gen<CaseAndWeights> casesAndWeights() {
+        Gen<Case> cases = cases();
+        Gen<List<Integer>> weights = Gen.ints(1, 1_000).list(1, 8);
         return random -> new CaseAndWeights(cases.next(random), weights.next(random));
     }
 
-    private static Gen<CaseAndSteps> casesAndSteps(boolean edgeCasesOnly) {
-        Gen<Case> cases = cases(edgeCasesOnly);
-        Gen<Step> step = steps(edgeCasesOnly);
-        // as edge cases: the empty list, or a one-element list of one of the 8 edge-case steps
-        Gen<List<Step>> steps = edgeCasesOnly
-                ? random -> random.nextInt(9) == 0 ? List.of() : List.of(step.next(random))
-                : lists(step, 0, 12);
+    private static Gen<CaseAndSteps> casesAndSteps() {
+        Gen<Case> cases = cases();
+        Gen<List<Step>> steps = steps().list(0, 12);
         return random -> new CaseAndSteps(cases.next(random), steps.next(random));
     }
 
     private static int digits(String code) {
         return Currency.getInstance(code).getDefaultFractionDigits();
-    }
-
-    // The samples are drawn as the property-testing library these properties were first written with drew
-    // them: a range's values biased towards its lower bound, a range's or a choice's edge cases one draw in
-    // VALUE_EDGE_ONE_IN, and now and then a whole sample made of edge cases only.
-
-    /** How often a value is one of its edge cases instead (that library's ratio at a thousand tries or more). */
-    private static final int VALUE_EDGE_ONE_IN = 20;
-
-    /** The widest part of a range that is drawn from uniformly, not cut in smaller parts. */
-    private static final long UNCUT = 20;
-
-    /**
-     * The drawn samples, and one try in min(max(tries / edgeSamples, 5), 20) + 1 a sample made of edge
-     * cases only, edgeSamples how many such samples there are.
-     */
-    private static <T> Gen<T> withEdgeSamples(int tries, int edgeSamples, Gen<T> drawn, Gen<T> edgeCases) {
-        int oneIn = Math.min(Math.max(tries / edgeSamples, 5), 20) + 1;
-        return random -> random.nextInt(oneIn) == 0 ? edgeCases.next(random) : drawn.next(random);
-    }
-
-    /**
-     * A long between the bounds (inclusive, the lower one 0 or above): the range cut in parts that shrink
-     * towards the lower bound, each part as likely and a value uniform in it, so that each order of
-     * magnitude is drawn about as often as another; one draw in {@link #VALUE_EDGE_ONE_IN} an edge case
-     * (the bounds, the values next to them, 0, 1 and 2 where in the range), or only edge cases.
-     */
-    private static Gen<Long> longs(long min, long max, boolean edgeCasesOnly) {
-        if (min < 0 || min >= max) {
-            throw new IllegalArgumentException(min + " .. " + max);
-        }
-        Gen<Long> edgeCases = Gen.of(LongStream.of(min, min + 1, max - 1, max, 0, 1, 2)
-                .filter(value -> value >= min && value <= max)
-                .distinct()
-                .boxed()
-                .toList());
-        if (edgeCasesOnly) {
-            return edgeCases;
-        }
-        List<long[]> parts = rangeParts(min, max);
-        Gen<Long> values = random -> {
-            long[] part = parts.get(random.nextInt(parts.size()));
-            return random.nextLong(part[0], part[1] + 1);
-        };
-        return random -> random.nextInt(VALUE_EDGE_ONE_IN) == 0 ? edgeCases.next(random) : values.next(random);
-    }
-
-    private static Gen<Integer> ints(int min, int max, boolean edgeCasesOnly) {
-        return longs(min, max, edgeCasesOnly).map(Long::intValue);
-    }
-
-    /**
-     * The range's parts, lowest first: from the upper bound down, a cut a fraction of the way from the lower
-     * bound to the last cut, a smaller fraction the wider the range, until what is left is {@link #UNCUT}
-     * values wide or less.
-     */
-    private static List<long[]> rangeParts(long min, long max) {
-        List<Long> cuts = new ArrayList<>();
-        for (long cut = max; cut - min > UNCUT; ) {
-            long width = cut - min;
-            int decimals = (Long.SIZE - Long.numberOfLeadingZeros(width)) / 10 * 3;
-            long ratio = Math.max((long) Math.pow(decimals / 5.0, 10), 3);
-            if (width / ratio == 0) {
-                break;
-            }
-            cut = min + width / ratio;
-            cuts.add(0, cut);
-        }
-        List<long[]> parts = new ArrayList<>();
-        long lower = min;
-        for (long cut : cuts) {
-            if (cut > lower && cut < max) {
-                parts.add(new long[] {lower, cut - 1});
-                lower = cut;
-            }
-        }
-        parts.add(new long[] {lower, max});
-        return List.copyOf(parts);
-    }
-
-    /** One of the values, each as likely; one draw in {@link #VALUE_EDGE_ONE_IN} the first or the last one. */
-    private static <T> Gen<T> choose(List<T> values, boolean edgeCasesOnly) {
-        Gen<T> edgeCases = Gen.of(List.of(values.get(0), values.get(values.size() - 1)));
-        if (edgeCasesOnly) {
-            return edgeCases;
-        }
-        Gen<T> any = Gen.of(values);
-        return random -> random.nextInt(VALUE_EDGE_ONE_IN) == 0 ? edgeCases.next(random) : any.next(random);
-    }
-
-    /** Lists of the elements, each size between the bounds (inclusive) as likely. */
-    private static <T> Gen<List<T>> lists(Gen<T> elements, int minSize, int maxSize) {
-        return random -> {
-            int size = random.nextInt(minSize, maxSize + 1);
-            List<T> list = new ArrayList<>(size);
-            for (int index = 0; index < size; index++) {
-                list.add(elements.next(random));
-            }
-            return list;
-        };
     }
 }

@@ -108,6 +108,28 @@ public interface Gen<T> {
         return longs(Long.MIN_VALUE, Long.MAX_VALUE);
     }
 
+    /**
+     * A long between the bounds (inclusive, min at least 0), each count of decimal digits about as likely, so
+     * that 7 is drawn about as often as 7,000,000 (amounts, rates); its edges about one draw in {@link
+     * #EDGE_ONE_IN}.
+     */
+    static Gen<Long> magnitudes(long min, long max) {
+        if (min < 0 || min > max) {
+            throw new IllegalArgumentException(min + " .. " + max);
+        }
+        int fewest = Long.toString(min).length();
+        int most = Long.toString(max).length();
+        List<Gen<Long>> byDigits = new ArrayList<>();
+        for (int digits = fewest; digits <= most; digits++) {
+            long lowest = digits == 1 ? 0 : pow10(digits - 1);
+            long highest = digits == 19 ? Long.MAX_VALUE : pow10(digits) - 1;
+            byDigits.add(longs(Math.max(min, lowest), Math.min(max, highest)));
+        }
+        Gen<Long> edges = of(edges(min, max));
+        Gen<Long> values = of(byDigits).flatMap(digits -> digits);
+        return random -> random.nextInt(EDGE_ONE_IN) == 0 ? edges.next(random) : values.next(random);
+    }
+
     /** An int between the bounds (inclusive), its edges about one draw in {@link #EDGE_ONE_IN}. */
     static Gen<Integer> ints(int min, int max) {
         return longs(min, max).map(Long::intValue);
@@ -150,6 +172,14 @@ public interface Gen<T> {
             random.nextBytes(bytes);
             return bytes;
         };
+    }
+
+    private static long pow10(int exponent) {
+        long power = 1;
+        for (int i = 0; i < exponent; i++) {
+            power *= 10;
+        }
+        return power;
     }
 
     private static List<Long> edges(long min, long max) {

@@ -62,6 +62,20 @@ class PropertyCheckTest {
     }
 
     @Test
+    void magnitudesDrawEachCountOfDigitsAboutAsOften() {
+        int[] byDigits = new int[11];
+        forAll(9L, 10_000, Gen.magnitudes(1, 1_000_000_000L), n -> {
+            assertThat(n).isBetween(1L, 1_000_000_000L);
+            byDigits[Long.toString(n).length()]++;
+        });
+
+        // ten counts of digits; edges (1, 2, 999999999, 1000000000) add to the ends
+        for (int digits = 2; digits <= 8; digits++) {
+            assertThat(byDigits[digits]).as(digits + " digits").isBetween(600, 1300);
+        }
+    }
+
+    @Test
     void aFilterThatRejectsEverythingGivesUpWithAClearError() {
         Gen<Long> never = Gen.longs(0, 10).filter(n -> n > 10);
 
