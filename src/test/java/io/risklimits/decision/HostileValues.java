@@ -363,16 +363,9 @@ final class HostileValues {
      * from a hundredth up to 10^16 (beyond 2^52 a double has no fraction left).
      */
     private static Gen<Double> hundredths() {
-        Gen<Integer> digits = Gen.ints(1, 18);
-        return random -> {
-            long bound = 1;
-            for (int digit = digits.next(random); digit > 0; digit--) {
-                bound *= 10;
-            }
-            long unscaled = random.nextLong(bound);
-            return BigDecimal.valueOf(random.nextBoolean() ? unscaled : -unscaled, 2)
-                    .doubleValue();
-        };
+        Gen<Long> unscaled = Gen.magnitudes(0, 999_999_999_999_999_999L);
+        return random -> BigDecimal.valueOf(random.nextBoolean() ? unscaled.next(random) : -unscaled.next(random), 2)
+                .doubleValue();
     }
 
     private static Gen<String> farFuture() {
