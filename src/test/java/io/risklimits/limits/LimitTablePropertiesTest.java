@@ -137,8 +137,7 @@ class LimitTablePropertiesTest {
         Gen<String> channels = Gen.of("*", "CARD", "ACH");
         Gen<String> directions = Gen.of("*", "IN", "OUT");
         Gen<UUID> someOwners = Gen.of(OWNERS.get(0), OWNERS.get(1));
-        // no owner six draws in ten
-        Gen<UUID> owners = random -> random.nextDouble() < 0.6 ? null : someOwners.next(random);
+        Gen<UUID> owners = someOwners.orNull(0.6);
         Gen<Window> windows = Gen.of(WINDOWS);
         Gen<Long> maxAmounts = Gen.longs(0, 100);
         Gen<Long> maxCounts = Gen.longs(0, 5);
@@ -214,7 +213,7 @@ class LimitTablePropertiesTest {
     Gen<Optional<UUID>> accounts() {
         Gen<UUID> owners = Gen.of(OWNERS);
         // an account eight events in ten
-        return random -> random.nextDouble() < 0.8 ? Optional.of(owners.next(random)) : Optional.empty();
+        return owners.orNull(0.2).map(Optional::ofNullable);
     }
 
     Gen<Usage> usages() {

@@ -57,9 +57,9 @@ public interface Gen<T> {
         };
     }
 
-    /** This generator's values, or null one draw in oneIn. */
-    default Gen<T> orNull(int oneIn) {
-        return random -> random.nextInt(oneIn) == 0 ? null : next(random);
+    /** This generator's values, or null with the given probability (0 to 1). */
+    default Gen<T> orNull(double probability) {
+        return random -> random.nextDouble() < probability ? null : next(random);
     }
 
     static <T> Gen<T> just(T value) {

@@ -1,5 +1,6 @@
 package io.risklimits.support;
 
+import java.util.HexFormat;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
 import java.util.random.RandomGenerator;
@@ -40,8 +41,7 @@ public final class PropertyCheck {
     }
 
     private static String describe(Object sample) {
-        String text =
-                sample instanceof byte[] bytes ? java.util.HexFormat.of().formatHex(bytes) : String.valueOf(sample);
+        String text = sample instanceof byte[] bytes ? HexFormat.of().formatHex(bytes) : String.valueOf(sample);
         return text.length() > 2000 ? text.substring(0, 2000) + "... (" + text.length() + " characters)" : text;
     }
 }

@@ -76,6 +76,18 @@ class PropertyCheckTest {
     }
 
     @Test
+    void orNullGivesNullAboutAsOftenAsAsked() {
+        int[] nulls = {0};
+        forAll(11L, 10_000, Gen.just("x").orNull(0.6), value -> {
+            if (value == null) {
+                nulls[0]++;
+            }
+        });
+
+        assertThat(nulls[0]).isBetween(5_700, 6_300);
+    }
+
+    @Test
     void aFilterThatRejectsEverythingGivesUpWithAClearError() {
         Gen<Long> never = Gen.longs(0, 10).filter(n -> n > 10);
 
