@@ -16,7 +16,7 @@ final class ConversionJson {
         json.writeObjectPropertyStart("fx");
         json.writeStringProperty("currency", conversion.currency());
         json.writeStringProperty("rate", conversion.rate().toPlainString());
-        json.writeStringProperty("valid_from", conversion.validFrom().toString());
+        json.writeStringProperty("valid_from", InstantText.of(conversion.validFrom()));
         json.writeEndObject();
     }
 }

@@ -75,8 +75,7 @@ public final class DecisionJson {
             }
             ConversionJson.write(json, decision.conversion());
             if (decision.holdExpiresAt() != null) {
-                json.writeStringProperty(
-                        "hold_expires_at", decision.holdExpiresAt().toString());
+                json.writeStringProperty("hold_expires_at", InstantText.of(decision.holdExpiresAt()));
             }
             if (!decision.dedupeConflict().isEmpty()) {
                 json.writeName("dedupe_conflict");
@@ -101,7 +100,7 @@ public final class DecisionJson {
                 writeErrors(json, decision.errors());
             } else if (decision.verdict() == Verdict.EXPIRED) {
                 // made by the service, for no event: no usage read, no limits applied
-                json.writeStringProperty("bucket_ts", decision.bucketTs().toString());
+                json.writeStringProperty("bucket_ts", InstantText.of(decision.bucketTs()));
             } else {
                 json.writeName("usage");
                 json.writeRawValue(usage(decision));
@@ -111,10 +110,10 @@ public final class DecisionJson {
                     json.writeName("scopes");
                     json.writeRawValue(scopes(decision));
                 }
-                json.writeStringProperty("bucket_ts", decision.bucketTs().toString());
+                json.writeStringProperty("bucket_ts", InstantText.of(decision.bucketTs()));
                 writeAvailable(json, decision.available());
             }
-            json.writeStringProperty("decided_at", decision.decidedAt().toString());
+            json.writeStringProperty("decided_at", InstantText.of(decision.decidedAt()));
             json.writeBooleanProperty("replayed", decision.replayed());
             json.writeNumberProperty("schema_version", SCHEMA_VERSION);
             json.writeEndObject();

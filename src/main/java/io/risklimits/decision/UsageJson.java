@@ -37,7 +37,7 @@ final class UsageJson {
                     .append(tally.count());
             Instant reset = usage.resetOf(window);
             if (reset != null) {
-                text.append(",\"resets_at\":\"").append(reset).append('"');
+                text.append(",\"resets_at\":\"").append(InstantText.of(reset)).append('"');
             }
             text.append('}');
         }

@@ -1,5 +1,6 @@
 package io.risklimits.decision.store;
 
+import io.risklimits.decision.InstantText;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -23,7 +24,7 @@ final class SqlTime {
      * an earlier one.
      */
     static String timestamptzText(Instant instant) {
-        return instant == null ? null : instant.toString();
+        return InstantText.of(instant);
     }
 
     static LocalDateTime utcTimestamp(Instant instant) {
