@@ -5,9 +5,11 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.risklimits.decision.Decision;
+import io.risklimits.decision.EventType;
 import io.risklimits.decision.Outcome;
 import io.risklimits.decision.Reason;
 import io.risklimits.decision.Scope;
+import io.risklimits.decision.Verdict;
 import io.risklimits.decision.store.ExpiryOutbox;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -31,8 +33,8 @@ class DeciderMetrics {
     private final Timer publishWait;
     private final Counter releasedAmount;
     private final Counter dedupeConflicts;
-    // one counter per (type, decision, reason, replayed), found without a registry lookup per decision
-    private final Map<String, Counter> decisions = new ConcurrentHashMap<>();
+    // one counter per series, found without a registry lookup, or a string built, per decision
+    private final Map<DecisionSeries, Counter> decisions = new ConcurrentHashMap<>();
     // decisions under shadow limits per channel and direction, and those the shadow limits would have changed
     private final Map<String, Counter> shadowEvaluated = new ConcurrentHashMap<>();
     private final Map<String, Counter> shadowChanged = new ConcurrentHashMap<>();
@@ -103,22 +105,11 @@ class DeciderMetrics {
 
     /** Counts a decision message confirmed by the broker. */
     void published(Decision decision, long recordTimestampMillis) {
-        String reason = decision.reason() == null ? "none" : decision.reason().name();
-        String scope = scopeOf(decision.reason());
-        String type = decision.fields().type() == null
-                ? "none"
-                : decision.fields().type().name();
         decisions
                 .computeIfAbsent(
-                        type + "/" + decision.verdict() + "/" + reason + "/" + decision.replayed(),
-                        tags -> Counter.builder("risk.decisions")
-                                .description("decision messages confirmed on the decisions topic")
-                                .tag("type", type)
-                                .tag("decision", decision.verdict().name())
-                                .tag("reason", reason)
-                                .tag("scope", scope)
-                                .tag("replayed", Boolean.toString(decision.replayed()))
-                                .register(meters))
+                        new DecisionSeries(
+                                decision.fields().type(), decision.verdict(), decision.reason(), decision.replayed()),
+                        this::decisionsCounter)
                 .increment();
         if (!decision.replayed()) {
             countCurrency(decision);
@@ -140,6 +131,22 @@ class DeciderMetrics {
         if (recordTimestampMillis > 0) {
             latency.record(Duration.ofMillis(Math.max(0, System.currentTimeMillis() - recordTimestampMillis)));
         }
+    }
+
+    // the tags of risk.decisions: the decision's type (null when unreadable), verdict, reason and replay
+    private record DecisionSeries(EventType type, Verdict verdict, Reason reason, boolean replayed) {}
+
+    private Counter decisionsCounter(DecisionSeries series) {
+        return Counter.builder("risk.decisions")
+                .description("decision messages confirmed on the decisions topic")
+                .tag("type", series.type() == null ? "none" : series.type().name())
+                .tag("decision", series.verdict().name())
+                .tag(
+                        "reason",
+                        series.reason() == null ? "none" : series.reason().name())
+                .tag("scope", scopeOf(series.reason()))
+                .tag("replayed", Boolean.toString(series.replayed()))
+                .register(meters);
     }
 
     private void countCurrency(Decision decision) {

@@ -15,6 +15,7 @@ import io.risklimits.decision.Usage;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -57,6 +58,29 @@ class DeciderMetricsTest {
                         .counter())
                 .as("risk.decisions with scope none")
                 .isNotNull();
+    }
+
+    @Test
+    void eachSeriesHasItsOwnCounterAndEveryDecisionOfItCounts() {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        DeciderMetrics metrics = new DeciderMetrics(meters);
+
+        metrics.published(decision(Outcome.approved()), 0);
+        metrics.published(decision(Outcome.approved()), 0);
+        metrics.published(decision(Outcome.approved()).asReplay(), 0);
+        metrics.published(decision(Outcome.rejectedFor(Reason.LIMIT_24H_COUNT)), 0);
+
+        assertThat(countOf(meters, "APPROVED", "none", "false")).isEqualTo(2);
+        assertThat(countOf(meters, "APPROVED", "none", "true")).isEqualTo(1);
+        assertThat(countOf(meters, "REJECTED", "LIMIT_24H_COUNT", "false")).isEqualTo(1);
+        assertThat(meters.find("risk.decisions").counters()).hasSize(3);
+    }
+
+    private static double countOf(SimpleMeterRegistry meters, String verdict, String reason, String replayed) {
+        return meters.get("risk.decisions")
+                .tags("type", "AUTHORIZATION", "decision", verdict, "reason", reason, "replayed", replayed)
+                .counter()
+                .count();
     }
 
     private static Decision decision(Outcome outcome) {
