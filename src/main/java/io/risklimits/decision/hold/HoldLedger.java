@@ -54,8 +54,14 @@ public record HoldLedger(
         if (parts.isEmpty() || parts.get(0).kind() != PartKind.AUTHORIZATION) {
             throw new IllegalArgumentException("the first counted part is the authorization: " + parts);
         }
-        if (parts.stream().skip(1).anyMatch(part -> part.kind() == PartKind.AUTHORIZATION)) {
-            throw new IllegalArgumentException("only the first counted part is the authorization: " + parts);
+        // loops, not streams: every authorization the decider approves makes a ledger
+        long counted = 0;
+        for (int i = 0; i < parts.size(); i++) {
+            CountedPart part = parts.get(i);
+            if (i > 0 && part.kind() == PartKind.AUTHORIZATION) {
+                throw new IllegalArgumentException("only the first counted part is the authorization: " + parts);
+            }
+            counted = Math.addExact(counted, part.counted());
         }
         if (captured < 0) {
             throw new IllegalArgumentException("captured below zero: " + captured);
@@ -63,7 +69,6 @@ public record HoldLedger(
         if (expiresAt == null && (status == HoldStatus.CAPTURED || status == HoldStatus.EXPIRED)) {
             throw new IllegalArgumentException("a final spend is not a hold, so it is never " + status);
         }
-        long counted = parts.stream().mapToLong(CountedPart::counted).reduce(0, Math::addExact);
         if ((countHour == null) != (counted == 0)) {
             throw new IllegalArgumentException(
                     "the count is in an hour exactly when something is counted: " + countHour + ", " + counted);
