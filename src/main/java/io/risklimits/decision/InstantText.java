@@ -18,7 +18,6 @@ public final class InstantText {
             Instant.parse("0000-01-01T00:00:00Z").getEpochSecond();
     private static final long END_SECOND =
             Instant.parse("+10000-01-01T00:00:00Z").getEpochSecond();
-    private static final int[] FRACTION_DIVISORS = {0, 0, 0, 1_000_000, 0, 0, 1_000, 0, 0, 1};
 
     private InstantText() {}
 
@@ -34,7 +33,9 @@ public final class InstantText {
         LocalDate date = LocalDate.ofEpochDay(Math.floorDiv(seconds, SECONDS_PER_DAY));
         int secondOfDay = (int) Math.floorMod(seconds, SECONDS_PER_DAY);
         int nanos = instant.getNano();
+        // milliseconds, microseconds or nanoseconds: the fewest groups of three digits that hold the nanos
         int fractionDigits = nanos == 0 ? 0 : nanos % 1_000_000 == 0 ? 3 : nanos % 1_000 == 0 ? 6 : 9;
+        int fraction = fractionDigits == 3 ? nanos / 1_000_000 : fractionDigits == 6 ? nanos / 1_000 : nanos;
         byte[] text = new byte[fractionDigits == 0 ? 20 : 21 + fractionDigits];
         digits(text, 0, date.getYear(), 4);
         text[4] = '-';
@@ -49,7 +50,7 @@ public final class InstantText {
         digits(text, 17, secondOfDay % 60, 2);
         if (fractionDigits > 0) {
             text[19] = '.';
-            digits(text, 20, nanos / FRACTION_DIVISORS[fractionDigits], fractionDigits);
+            digits(text, 20, fraction, fractionDigits);
         }
         text[text.length - 1] = 'Z';
         return new String(text, StandardCharsets.ISO_8859_1);
