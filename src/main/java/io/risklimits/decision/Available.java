@@ -15,8 +15,6 @@ import java.util.List;
  */
 public record Available(long amount, Long count, Scope scope, Window window) {
 
-    private static final List<Window> WINDOWS = List.of(Window.values());
-
     /**
      * The headroom after a decision on an authorization or an increment: an approved authorization counts
      * its amount and one, an approved increment its amount alone, anything else nothing. Null for other
@@ -46,7 +44,7 @@ public record Available(long amount, Long count, Scope scope, Window window) {
         for (ScopeCheck check : checks) {
             // every window in force, in Window order; looked up rather than iterated, so that no view
             // of the limits' map is made per decision
-            for (Window window : WINDOWS) {
+            for (Window window : Window.ALL) {
                 if (!check.limits().inForce(window)) {
                     continue;
                 }

@@ -10,9 +10,6 @@ import java.util.List;
  */
 public final class LimitPolicy {
 
-    // every window in check order; Window.values() would copy its array for each scope of each decision
-    private static final List<Window> WINDOWS = List.of(Window.values());
-
     private LimitPolicy() {}
 
     /** The decision at one scope, the business key's. */
@@ -37,7 +34,7 @@ public final class LimitPolicy {
 
     private static Outcome decide(long amount, long txnAmount, boolean countsOne, List<ScopeCheck> checks) {
         for (ScopeCheck check : checks) {
-            for (Window window : WINDOWS) {
+            for (Window window : Window.ALL) {
                 Limit limit = check.limits().of(window);
                 Tally used = check.usage().of(window);
                 long checked = window.countsUsage() ? amount : txnAmount;

@@ -25,6 +25,9 @@ public enum Window {
     WEEK("week", Kind.CALENDAR, 7 * 24 + 2, Reason.LIMIT_WEEK_AMOUNT, Reason.LIMIT_WEEK_COUNT),
     MONTH("month", Kind.CALENDAR, 31 * 24 + 2, Reason.LIMIT_MONTH_AMOUNT, Reason.LIMIT_MONTH_COUNT);
 
+    /** Every window, in Window order: one list to iterate on the hot path, where values() copies its array. */
+    public static final List<Window> ALL = List.of(values());
+
     /** The windows that count usage (all but txn), in Window order. */
     public static final List<Window> USAGE_WINDOWS =
             Arrays.stream(values()).filter(Window::countsUsage).toList();
