@@ -1,5 +1,5 @@
 -- The usage read in chunks of keys seen seldom: every chunk of the key (such a key has one); the service
--- picks each window's start from the arrays, as it does from today's recent buckets (RecentBuckets).
+-- picks each window's start from the arrays, as it did from a key's recent buckets when this was measured.
 \set s random(:first, :last)
 SELECT key.entity_id, chunk.*
 FROM (SELECT entity_id, 'CARD'::text AS channel_code, 'OUT'::text AS direction_code FROM bench_keys WHERE n BETWEEN :s AND :s + CAST(:width AS integer)) AS key

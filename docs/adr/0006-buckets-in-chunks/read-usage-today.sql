@@ -1,4 +1,6 @@
--- The usage read of keys whose window starts are not remembered: today's SELECT_USAGE (UsageReadStatements),
+-- The usage read of keys whose window starts are not remembered: SELECT_USAGE (UsageReadStatements) as it was
+-- when this ADR was measured, returning the scanned buckets as arrays (the decider's statement now picks each
+-- window's start from them itself),
 -- with the window starts of 2026-12-07 14:00 in UTC. For a key with 32 or more buckets in its longest window
 -- it probes the primary key once per window start.
 \set s random(:first, :last)

@@ -34,7 +34,7 @@ import org.springframework.stereotype.Repository;
  * window's first bucket (rolling windows by hours, calendar windows in the {@link WindowCalendar}'s
  * zone). That second total (the key's {@link WindowStarts}) is read from the primary key alone (it
  * carries each bucket's totals before it): one range scan of the key's buckets since its earliest
- * window start, or for a key with many of them ({@link UsageReadStatements#RECENT_BUCKETS} or more) a probe per window;
+ * window start, from which the statement returns the totals before each window, or for a key with many of them ({@link UsageReadStatements#RECENT_BUCKETS} or more) a probe per window;
  * and it stays the same for the whole hour, so it is read once per key and hour and then remembered
  * ({@link WindowStartsCache}); the latest bucket is read every time. The latest bucket is returned too, so that
  * the bucket write need not look it up again. A key whose usage no limit checks (the decider's caller says
@@ -162,15 +162,9 @@ class RunningUsageRepository {
         return trip.query(table.sql(UsageReadStatements.SELECT_USAGE), parameters, rs -> {
             List<KeyRow> read = new ArrayList<>(keys.size());
             while (rs.next()) {
-                ScopeKey key = table.scopeKey(rs);
                 LatestBucket latest = latestBucket(rs);
-                if (rs.getInt("recent_buckets") < UsageReadStatements.RECENT_BUCKETS) {
-                    RecentBuckets recent = RecentBuckets.of(rs);
-                    read.add(new KeyRow(
-                            key, latest, windowStarts(recent, starts, latest), false, recent.anySince(starts.get(0))));
-                } else {
-                    read.add(new KeyRow(key, latest, windowStarts(rs, latest), false, rs.getBoolean("bucket_in_24h")));
-                }
+                read.add(new KeyRow(
+                        table.scopeKey(rs), latest, windowStarts(rs, latest), false, rs.getBoolean("bucket_in_24h")));
             }
             return read;
         });
@@ -271,15 +265,6 @@ class RunningUsageRepository {
                         rs.getLong("latest_running_count"),
                         rs.getLong("latest_rewrites"),
                         rs.getString("latest_row_id"));
-    }
-
-    // the starts of the windows that begin at these hours (Window order), from the key's recent buckets
-    private static WindowStarts windowStarts(RecentBuckets recent, List<Instant> starts, LatestBucket latest) {
-        Map<Window, WindowStarts.Before> byWindow = new EnumMap<>(Window.class);
-        for (int i = 0; i < Window.USAGE_WINDOWS.size(); i++) {
-            byWindow.put(Window.USAGE_WINDOWS.get(i), recent.before(starts.get(i), latest));
-        }
-        return new WindowStarts(byWindow, latest == null ? 0 : latest.rewrites());
     }
 
     private static WindowStarts windowStarts(ResultSet rs, LatestBucket latest) throws SQLException {
