@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.StringJoiner;
+import java.util.UUID;
 import java.util.function.Supplier;
 import org.springframework.jdbc.JdbcUpdateAffectedIncorrectNumberOfRowsException;
 import org.springframework.jdbc.core.JdbcOperations;
@@ -26,7 +27,10 @@ import org.springframework.util.ConcurrentLruCache;
  * read added after a lock runs under the lock); the first that fails ends the round trip and the
  * statements after it do not run.
  *
- * <p>Each statement has its own named parameters: the same name in two statements is two parameters.
+ * <p>Each statement has its own named parameters: the same name in two statements is two parameters. A
+ * UUID[] parameter is sent as the text of a uuid[] ({@link #uuidArrayText}), which every statement casts
+ * to uuid[] (CAST(:ids AS uuid[])): the driver would escape each element of a UUID[] character by character,
+ * a tenth of the decider threads' time in a batch of first sights, for text that never needs it.
  */
 final class RoundTrip {
 
@@ -102,11 +106,27 @@ final class RoundTrip {
         }
         jdbc.execute(sql.toString(), (PreparedStatementCallback<Void>) prepared -> {
             for (int i = 0; i < values.size(); i++) {
-                StatementCreatorUtils.setParameterValue(prepared, i + 1, SqlTypeValue.TYPE_UNKNOWN, values.get(i));
+                Object value = values.get(i) instanceof UUID[] uuids ? uuidArrayText(uuids) : values.get(i);
+                StatementCreatorUtils.setParameterValue(prepared, i + 1, SqlTypeValue.TYPE_UNKNOWN, value);
             }
             readAnswers(prepared);
             return null;
         });
+    }
+
+    /**
+     * The uuid[] input text of the UUIDs: {a,b,...}, a null one as NULL. A UUID's canonical text (hex digits
+     * and hyphens) needs no quotes nor escapes in an array.
+     */
+    static String uuidArrayText(UUID[] uuids) {
+        StringBuilder text = new StringBuilder(2 + uuids.length * 37).append('{');
+        for (int i = 0; i < uuids.length; i++) {
+            if (i > 0) {
+                text.append(',');
+            }
+            text.append(uuids[i] == null ? "NULL" : uuids[i].toString());
+        }
+        return text.append('}').toString();
     }
 
     private void readAnswers(PreparedStatement prepared) throws SQLException {

@@ -7,6 +7,7 @@ import io.risklimits.support.NoRowsLeftBehind;
 import io.risklimits.support.TestInfrastructure;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -60,6 +61,27 @@ class RoundTripIT {
         trip.run();
 
         assertThat(List.of(before.get(), after.get())).containsExactly(0L, 2L);
+    }
+
+    @Test
+    void uuidArraysArriveWholeAndInOrderWithTheirNulls() {
+        UUID[] ids = {UUID.randomUUID(), null, UUID.fromString("00000000-0000-0000-0000-000000000000"), null};
+        RoundTrip trip = new RoundTrip(db);
+        Supplier<List<String>> read = trip.query(
+                "SELECT CAST(id AS text) FROM unnest(CAST(:ids AS uuid[])) WITH ORDINALITY AS id (id, position)"
+                        + " ORDER BY position",
+                new MapSqlParameterSource("ids", ids),
+                rs -> {
+                    List<String> texts = new ArrayList<>();
+                    while (rs.next()) {
+                        texts.add(rs.getString(1));
+                    }
+                    return texts;
+                });
+
+        trip.run();
+
+        assertThat(read.get()).containsExactly(ids[0].toString(), null, ids[2].toString(), null);
     }
 
     @Test
