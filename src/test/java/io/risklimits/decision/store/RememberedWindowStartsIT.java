@@ -92,6 +92,22 @@ class RememberedWindowStartsIT {
         assertThat(usage(remembering, key).of(Window.LAST_24_HOURS)).isEqualTo(new Tally(30, 1));
     }
 
+    /**
+     * As above, when the key's new totals outgrow the old ones: starts remembered from before the archiver
+     * deleted its buckets would give a usage above zero, and too small, which no later check catches.
+     */
+    @Test
+    void aKeyWithoutABucketInTheDayIsReadEveryTimeEvenWhenItsNewTotalsPassItsOldOnes() {
+        BusinessKey key = ownKeys.newKey();
+        addToBucket(key, -1000, 400);
+        usage(remembering, key);
+
+        db.update("DELETE FROM risk_hourly_agg WHERE entity_id = ?", key.entityId());
+        addToBucket(key, 0, 500);
+
+        assertThat(usage(remembering, key).of(Window.LAST_24_HOURS)).isEqualTo(new Tally(500, 1));
+    }
+
     @Test
     void keysRememberedAndKeysReadInOneStatementBothGetTheirUsage() {
         BusinessKey remembered = keyWithHistory(true);
