@@ -95,20 +95,24 @@ final class UsageReadStatements {
     // Each window's start as a column of its own, since_1 to since_n in Window order: compared with every
     // bucket scanned, a column costs less than an element of the array.
     private static String eachWindowStart() {
-        return IntStream.rangeClosed(1, Window.USAGE_WINDOWS.size())
-                .mapToObj(position -> "since[%d] AS since_%d".formatted(position, position))
-                .collect(Collectors.joining(", "));
+        return forEachWindow("since[%1$d] AS since_%1$d", ", ");
     }
 
     // For each window that counts usage, in Window order, the least of the totals before the scanned buckets
     // in the window, or the latest bucket's totals without one, or zero: the elements of one of SELECT_USAGE's
     // arrays of window starts.
     private static String leastBeforeEachWindow(String beforeColumn, String latestColumn) {
+        String eachWindow = ("coalesce(min(since_earliest.%s) FILTER (WHERE since_earliest.bucket_ts >= "
+                        + "window_start.since_%%1$d), latest.%s, 0)")
+                .formatted(beforeColumn, latestColumn);
+        return forEachWindow(eachWindow, ",\n                             ");
+    }
+
+    // The format once per window that counts usage, with the window's position (1 to n, in Window order)
+    private static String forEachWindow(String format, String separator) {
         return IntStream.rangeClosed(1, Window.USAGE_WINDOWS.size())
-                .mapToObj(position -> ("coalesce(min(since_earliest.%s) FILTER (WHERE since_earliest.bucket_ts >= "
-                                + "window_start.since_%d), latest.%s, 0)")
-                        .formatted(beforeColumn, position, latestColumn))
-                .collect(Collectors.joining(",\n                             "));
+                .mapToObj(format::formatted)
+                .collect(Collectors.joining(separator));
     }
 
     private UsageReadStatements() {}
