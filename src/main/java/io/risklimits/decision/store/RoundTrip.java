@@ -30,7 +30,7 @@ import org.springframework.util.ConcurrentLruCache;
  * <p>Each statement has its own named parameters: the same name in two statements is two parameters. A
  * UUID[] parameter is sent as the text of a uuid[] ({@link #uuidArrayText}), which every statement casts
  * to uuid[] (CAST(:ids AS uuid[])): the driver would escape each element of a UUID[] character by character,
- * a tenth of the decider threads' time in a batch of first sights, for text that never needs it.
+ * for text that never needs it.
  */
 final class RoundTrip {
 

@@ -34,8 +34,8 @@ import org.springframework.stereotype.Repository;
  * window's first bucket (rolling windows by hours, calendar windows in the {@link WindowCalendar}'s
  * zone). That second total (the key's {@link WindowStarts}) is read from the primary key alone (it
  * carries each bucket's totals before it): one range scan of the key's buckets since its earliest
- * window start, from which the statement returns the totals before each window, or for a key with many of them ({@link UsageReadStatements#RECENT_BUCKETS} or more) a probe per window;
- * and it stays the same for the whole hour, so it is read once per key and hour and then remembered
+ * window start, from which the statement returns the totals before each window, or for a key with many
+ * of them ({@link UsageReadStatements#RECENT_BUCKETS} or more) a probe per window; and it stays the same for the whole hour, so it is read once per key and hour and then remembered
  * ({@link WindowStartsCache}); the latest bucket is read every time. The latest bucket is returned too, so that
  * the bucket write need not look it up again. A key whose usage no limit checks (the decider's caller says
  * which) has its latest bucket read alone, for the write, and no usage: its window starts are neither read
