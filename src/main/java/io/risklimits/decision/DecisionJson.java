@@ -1,14 +1,10 @@
 package io.risklimits.decision;
 
-import java.io.ByteArrayOutputStream;
-import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
-import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -28,97 +24,82 @@ public final class DecisionJson {
 
     private DecisionJson() {}
 
-    // Written with a streaming generator rather than a tree: one per decision, on the decider's hot
-    // path, where a tree is a map per object to throw away.
+    /** The decision message, in UTF-8. */
     public static byte[] message(Decision decision) {
         EventFields fields = decision.fields();
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(640);
-        try (JsonGenerator json = MAPPER.createGenerator(bytes)) {
-            json.writeStartObject();
-            json.writeStringProperty("dedupe_id", decision.dedupeId().toString());
-            json.writeStringProperty(
-                    "entity_id",
-                    fields.entityId() == null ? null : fields.entityId().toString());
-            json.writeStringProperty("channel", fields.channel());
-            json.writeStringProperty(
-                    "direction",
-                    fields.direction() == null ? null : fields.direction().name());
-            writeNumberOrNull(json, "amount", fields.amount());
-            json.writeStringProperty("currency", fields.currency());
-            json.writeStringProperty(
-                    "type", fields.type() == null ? null : fields.type().name());
-            if (fields.reverses() != null) {
-                json.writeStringProperty("reverses", fields.reverses().toString());
-            }
-            if (fields.originalId() != null) {
-                json.writeStringProperty("original", fields.originalId().toString());
-            }
-            if (fields.accountId() != null) {
-                json.writeStringProperty("account_id", fields.accountId().toString());
-            }
-            json.writeStringProperty("decision", decision.verdict().name());
-            json.writeStringProperty(
-                    "reason",
-                    decision.reason() == null ? null : decision.reason().name());
-            if (decision.released() != null) {
-                json.writeObjectPropertyStart("released");
-                json.writeNumberProperty("amount", decision.released().amount());
-                json.writeNumberProperty("count", decision.released().count());
-                json.writeEndObject();
-            }
-            if (decision.remaining() != null) {
-                json.writeNumberProperty("remaining", decision.remaining());
-            }
-            if (decision.captured() != null) {
-                json.writeNumberProperty("captured", decision.captured());
-                json.writeNumberProperty("over_captured", decision.overCaptured());
-            }
-            ConversionJson.write(json, decision.conversion());
-            if (decision.holdExpiresAt() != null) {
-                json.writeStringProperty("hold_expires_at", InstantText.of(decision.holdExpiresAt()));
-            }
-            if (!decision.dedupeConflict().isEmpty()) {
-                json.writeName("dedupe_conflict");
-                json.writeStartArray();
-                for (String field : decision.dedupeConflict()) {
-                    json.writeString(field);
-                }
-                json.writeEndArray();
-            }
-            if (decision.shadow() != null) {
-                json.writeObjectPropertyStart("shadow");
-                json.writeStringProperty("decision", decision.shadow().verdict().name());
-                json.writeStringProperty(
-                        "reason",
-                        decision.shadow().reason() == null
-                                ? null
-                                : decision.shadow().reason().name());
-                json.writeEndObject();
-            }
-            if (decision.verdict() == Verdict.INVALID) {
-                json.writeName("errors");
-                writeErrors(json, decision.errors());
-            } else if (decision.verdict() == Verdict.EXPIRED) {
-                // made by the service, for no event: no usage read, no limits applied
-                json.writeStringProperty("bucket_ts", InstantText.of(decision.bucketTs()));
-            } else {
-                json.writeName("usage");
-                json.writeRawValue(usage(decision));
-                json.writeName("limits");
-                json.writeRawValue(limits(decision.limits()));
-                if (!decision.scopes().isEmpty()) {
-                    json.writeName("scopes");
-                    json.writeRawValue(scopes(decision));
-                }
-                json.writeStringProperty("bucket_ts", InstantText.of(decision.bucketTs()));
-                writeAvailable(json, decision.available());
-            }
-            json.writeStringProperty("decided_at", InstantText.of(decision.decidedAt()));
-            json.writeBooleanProperty("replayed", decision.replayed());
-            json.writeNumberProperty("schema_version", SCHEMA_VERSION);
-            json.writeEndObject();
+        JsonObjectText json = new JsonObjectText(768)
+                .string("dedupe_id", decision.dedupeId().toString())
+                .string(
+                        "entity_id",
+                        fields.entityId() == null ? null : fields.entityId().toString())
+                .string("channel", fields.channel())
+                .string(
+                        "direction",
+                        fields.direction() == null ? null : fields.direction().name())
+                .number("amount", fields.amount())
+                .string("currency", fields.currency())
+                .string("type", fields.type() == null ? null : fields.type().name());
+        if (fields.reverses() != null) {
+            json.string("reverses", fields.reverses().toString());
         }
-        return bytes.toByteArray();
+        if (fields.originalId() != null) {
+            json.string("original", fields.originalId().toString());
+        }
+        if (fields.accountId() != null) {
+            json.string("account_id", fields.accountId().toString());
+        }
+        json.string("decision", decision.verdict().name())
+                .string(
+                        "reason",
+                        decision.reason() == null ? null : decision.reason().name());
+        if (decision.released() != null) {
+            json.startObject("released")
+                    .number("amount", decision.released().amount())
+                    .number("count", decision.released().count())
+                    .endObject();
+        }
+        if (decision.remaining() != null) {
+            json.number("remaining", decision.remaining());
+        }
+        if (decision.captured() != null) {
+            json.number("captured", decision.captured()).number("over_captured", decision.overCaptured());
+        }
+        ConversionJson.write(json, decision.conversion());
+        if (decision.holdExpiresAt() != null) {
+            json.string("hold_expires_at", InstantText.of(decision.holdExpiresAt()));
+        }
+        if (!decision.dedupeConflict().isEmpty()) {
+            json.startArray("dedupe_conflict");
+            decision.dedupeConflict().forEach(json::element);
+            json.endArray();
+        }
+        if (decision.shadow() != null) {
+            json.startObject("shadow")
+                    .string("decision", decision.shadow().verdict().name())
+                    .string(
+                            "reason",
+                            decision.shadow().reason() == null
+                                    ? null
+                                    : decision.shadow().reason().name())
+                    .endObject();
+        }
+        if (decision.verdict() == Verdict.INVALID) {
+            json.raw("errors", errors(decision.errors()));
+        } else if (decision.verdict() == Verdict.EXPIRED) {
+            // made by the service, for no event: no usage read, no limits applied
+            json.string("bucket_ts", InstantText.of(decision.bucketTs()));
+        } else {
+            json.raw("usage", usage(decision)).raw("limits", limits(decision.limits()));
+            if (!decision.scopes().isEmpty()) {
+                json.raw("scopes", scopes(decision));
+            }
+            json.string("bucket_ts", InstantText.of(decision.bucketTs()));
+            writeAvailable(json, decision.available());
+        }
+        return json.string("decided_at", InstantText.of(decision.decidedAt()))
+                .bool("replayed", decision.replayed())
+                .number("schema_version", SCHEMA_VERSION)
+                .bytes();
     }
 
     /**
@@ -143,7 +124,7 @@ public final class DecisionJson {
     public static String limits(Limits limits) {
         String text = LIMITS_TEXTS.get(limits);
         if (text == null) {
-            text = text(json -> writeLimits(json, limits));
+            text = limitsText(limits);
             if (LIMITS_TEXTS.size() >= MAX_LIMITS_TEXTS) {
                 LIMITS_TEXTS.clear();
             }
@@ -213,8 +194,19 @@ public final class DecisionJson {
         return scopes;
     }
 
+    /** The errors document: an array of the fields' errors, in their order. */
     public static String errors(List<FieldError> errors) {
-        return text(json -> writeErrors(json, errors));
+        StringBuilder text = new StringBuilder(64 * errors.size() + 2).append('[');
+        for (FieldError error : errors) {
+            if (text.length() > 1) {
+                text.append(',');
+            }
+            text.append(new JsonObjectText(64)
+                    .string("field", error.field())
+                    .string("message", error.message())
+                    .close());
+        }
+        return text.append(']').toString();
     }
 
     public static List<FieldError> errors(String json) {
@@ -227,56 +219,28 @@ public final class DecisionJson {
         return errors;
     }
 
-    private static String text(Consumer<JsonGenerator> writer) {
-        StringWriter text = new StringWriter(160);
-        try (JsonGenerator json = MAPPER.createGenerator(text)) {
-            writer.accept(json);
-        }
-        return text.toString();
-    }
-
     // the windows in force only; txn has an amount alone, its maximum count being ignored
-    private static void writeLimits(JsonGenerator json, Limits limits) {
-        json.writeStartObject();
+    private static String limitsText(Limits limits) {
+        JsonObjectText json = new JsonObjectText(160);
         for (Map.Entry<Window, Limit> entry : limits.byWindow().entrySet()) {
             Window window = entry.getKey();
-            json.writeObjectPropertyStart(window.label());
-            writeNumberOrNull(json, "amount", entry.getValue().maxAmount());
+            json.startObject(window.label()).number("amount", entry.getValue().maxAmount());
             if (window.countsUsage()) {
-                writeNumberOrNull(json, "count", entry.getValue().maxCount());
+                json.number("count", entry.getValue().maxCount());
             }
-            json.writeEndObject();
+            json.endObject();
         }
-        json.writeEndObject();
+        return json.close();
     }
 
-    private static void writeAvailable(JsonGenerator json, Available available) {
+    private static void writeAvailable(JsonObjectText json, Available available) {
         if (available != null) {
-            json.writeObjectPropertyStart("available");
-            json.writeNumberProperty("amount", available.amount());
-            writeNumberOrNull(json, "count", available.count());
-            json.writeStringProperty("scope", available.scope().label());
-            json.writeStringProperty("window", available.window().label());
-            json.writeEndObject();
-        }
-    }
-
-    private static void writeErrors(JsonGenerator json, List<FieldError> errors) {
-        json.writeStartArray();
-        for (FieldError error : errors) {
-            json.writeStartObject();
-            json.writeStringProperty("field", error.field());
-            json.writeStringProperty("message", error.message());
-            json.writeEndObject();
-        }
-        json.writeEndArray();
-    }
-
-    private static void writeNumberOrNull(JsonGenerator json, String name, Long value) {
-        if (value == null) {
-            json.writeNullProperty(name);
-        } else {
-            json.writeNumberProperty(name, value);
+            json.startObject("available")
+                    .number("amount", available.amount())
+                    .number("count", available.count())
+                    .string("scope", available.scope().label())
+                    .string("window", available.window().label())
+                    .endObject();
         }
     }
 
