@@ -85,7 +85,7 @@ public final class TransactionEventReader {
         }
         JsonNode root;
         try {
-            root = MAPPER.readTree(strictUtf8(value));
+            root = isAsciiWithoutNul(value) ? MAPPER.readTree(value) : MAPPER.readTree(strictUtf8(value));
         } catch (CharacterCodingException e) {
             return new ReadResult.Unreadable("value is not UTF-8");
         } catch (JacksonException e) {
@@ -259,6 +259,20 @@ public final class TransactionEventReader {
             return null;
         }
         return occurredAt;
+    }
+
+    /**
+     * Whether every byte is an ASCII character other than NUL: such bytes are UTF-8 as they are, and the
+     * parser, given them as bytes, reads them as UTF-8 (it takes another encoding only on a byte order mark
+     * or NUL bytes, neither of which this admits). Anything else is decoded strictly first.
+     */
+    private static boolean isAsciiWithoutNul(byte[] value) {
+        for (byte b : value) {
+            if (b <= 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String strictUtf8(byte[] value) throws CharacterCodingException {

@@ -3,6 +3,7 @@ package io.risklimits.decision;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.risklimits.support.DecisionSchema;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -546,6 +547,15 @@ class TransactionEventReaderTest {
     @MethodSource("notUtf8")
     void bytesThatAreNotUtf8AreUnreadable(String description, byte[] value) {
         assertThat(read(value)).isEqualTo(new ReadResult.Unreadable("value is not UTF-8"));
+    }
+
+    /** NUL bytes are UTF-8 and never JSON: the event is not read in the encoding they suggest. */
+    @ParameterizedTest
+    @ValueSource(strings = {"UTF-16LE", "UTF-16BE", "UTF-32LE", "UTF-32BE"})
+    void anEventInAnotherEncodingWithoutAByteOrderMarkIsNotJson(String encoding) {
+        byte[] value = new String(bytes(event()), StandardCharsets.UTF_8).getBytes(Charset.forName(encoding));
+
+        assertUnreadable(read(value), "not JSON");
     }
 
     @Test
