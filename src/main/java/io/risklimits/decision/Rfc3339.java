@@ -24,7 +24,7 @@ final class Rfc3339 {
      */
     static Instant instant(String text) {
         int length = text.length();
-        if (length < SECONDS_END + 1 || !isDateAndTime(text) || (text.charAt(10) != 'T' && text.charAt(10) != 't')) {
+        if (length < SECONDS_END + 1 || !isDateAndTime(text)) {
             return null;
         }
         int at = SECONDS_END;
@@ -65,13 +65,13 @@ final class Rfc3339 {
         }
     }
 
-    // yyyy-mm-ddThh:mm:ss, the T not checked
+    // yyyy-mm-ddThh:mm:ss, the T in either case
     private static boolean isDateAndTime(String text) {
         for (int i = 0; i < SECONDS_END; i++) {
             char c = text.charAt(i);
             boolean valid = switch (i) {
                 case 4, 7 -> c == '-';
-                case 10 -> true;
+                case 10 -> c == 'T' || c == 't';
                 case 13, 16 -> c == ':';
                 default -> isDigit(c);
             };
@@ -112,7 +112,7 @@ final class Rfc3339 {
         return c >= '0' && c <= '9';
     }
 
-    // the decimal number of text[from .. from + digits), each of them checked to be a digit
+    // the decimal number of text[from .. from + digits), characters the caller has checked are digits
     private static int number(String text, int from, int digits) {
         int value = 0;
         for (int i = from; i < from + digits; i++) {
