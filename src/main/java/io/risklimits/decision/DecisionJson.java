@@ -157,20 +157,14 @@ public final class DecisionJson {
         if (scopes.isEmpty()) {
             return null;
         }
-        StringBuilder text = new StringBuilder(256).append('{');
+        JsonObjectText json = new JsonObjectText(256);
         for (ScopeCheck check : scopes) {
-            if (text.length() > 1) {
-                text.append(',');
-            }
-            text.append('"')
-                    .append(check.scope().label())
-                    .append("\":{\"usage\":")
-                    .append(usage(check.usage(), check.limits()))
-                    .append(",\"limits\":")
-                    .append(limits(check.limits()))
-                    .append('}');
+            json.startObject(check.scope().label())
+                    .raw("usage", usage(check.usage(), check.limits()))
+                    .raw("limits", limits(check.limits()))
+                    .endObject();
         }
-        return text.append('}').toString();
+        return json.close();
     }
 
     /** The decision's scopes document ({@link #scopes(List)}), written once per decision; null without scopes. */

@@ -38,14 +38,11 @@ final class JsonObjectText {
 
     /** A number, or null. */
     JsonObjectText number(String name, Long value) {
-        return value == null ? string(name, null) : number(name, value.longValue());
+        return value == null ? raw(name, "null") : number(name, value.longValue());
     }
 
     JsonObjectText bool(String name, boolean value) {
-        name(name);
-        text.append(value);
-        afterValue = true;
-        return this;
+        return raw(name, value ? "true" : "false");
     }
 
     /** A value that is JSON text already (a document written by this class, or kept from one). */

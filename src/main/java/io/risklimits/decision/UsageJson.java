@@ -15,33 +15,24 @@ final class UsageJson {
     private UsageJson() {}
 
     /**
-     * Written by hand, without a generator: it is a few numbers under fixed names, written twice per
-     * decision on the decider's hot path, where setting up a generator costs more than the text itself
-     * (DecisionJsonTest holds it to the text Jackson writes).
+     * Written without a generator ({@link JsonObjectText}): it is a few numbers under fixed names, written
+     * twice per decision on the decider's hot path (DecisionJsonTest holds it to the text Jackson writes).
      */
     static String text(Usage usage, Limits limits) {
-        StringBuilder text = new StringBuilder(128).append('{');
+        JsonObjectText json = new JsonObjectText(128);
         for (Window window : Window.USAGE_WINDOWS) {
             if (!limits.inForce(window)) {
                 continue;
             }
             Tally tally = usage.of(window);
-            if (text.length() > 1) {
-                text.append(',');
-            }
-            text.append('"')
-                    .append(window.label())
-                    .append("\":{\"amount\":")
-                    .append(tally.amount())
-                    .append(",\"count\":")
-                    .append(tally.count());
+            json.startObject(window.label()).number("amount", tally.amount()).number("count", tally.count());
             Instant reset = usage.resetOf(window);
             if (reset != null) {
-                text.append(",\"resets_at\":\"").append(InstantText.of(reset)).append('"');
+                json.string("resets_at", InstantText.of(reset));
             }
-            text.append('}');
+            json.endObject();
         }
-        return text.append('}').toString();
+        return json.close();
     }
 
     /** The usage of a document; a window it does not report (no limit in force) reads as zero. */
