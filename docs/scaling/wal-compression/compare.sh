@@ -8,6 +8,7 @@
 #   ./compare.sh off pglz pglz off off pglz
 set -euo pipefail
 cd "$(dirname "$0")"
+transactions=300
 sql() { psql -qAt -F ' ' -v ON_ERROR_STOP=1 -c "$1"; }
 PGOPTIONS="-c client_min_messages=warning" sql "CREATE SEQUENCE IF NOT EXISTS first_sight_block MINVALUE 0"
 for compression in "$@"; do
@@ -16,11 +17,11 @@ for compression in "$@"; do
   sql "SELECT setval('first_sight_block', 0, false)" >/dev/null
   sql "CHECKPOINT"
   read -r wal_before images_before <<<"$(sql "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint, wal_fpi FROM pg_stat_wal")"
-  out=$(PGOPTIONS="-c wal_compression=$compression" pgbench -n -M prepared -c 1 -t 300 -r -f first-sights.sql)
+  out=$(PGOPTIONS="-c wal_compression=$compression" pgbench -n -M prepared -c 1 -t "$transactions" -r -f first-sights.sql)
   read -r wal_after images_after <<<"$(sql "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint, wal_fpi FROM pg_stat_wal")"
   latencies=$(echo "$out" | awk '/statement latencies/ {f = 1; next} f && /INSERT/ {i = $1} f && /COMMIT/ {c = $1}
       END {printf "insert %s ms, commit %s ms", i, c}')
-  echo "wal_compression=$compression: $(( (wal_after - wal_before) / 300 )) B of WAL and" \
-       "$(( (images_after - images_before) / 300 )) full-page images a transaction; $latencies"
+  echo "wal_compression=$compression: $(( (wal_after - wal_before) / transactions )) B of WAL and" \
+       "$(( (images_after - images_before) / transactions )) full-page images a transaction; $latencies"
 done
 sql "DELETE FROM t_hourly WHERE bucket_ts = '2026-12-07 14:00'"
