@@ -200,6 +200,38 @@ AS $$
            END
 $$;
 
+-- A chunk's amounts (or counts) less what releases give back to its hours (released_hours, released,
+-- an hour any number of times): the decider's release into earlier hours.
+CREATE FUNCTION risk_chunk_less(hours integer[], amounts bigint[], released_hours integer[], released bigint[])
+    RETURNS bigint[]
+    LANGUAGE sql
+    IMMUTABLE
+    PARALLEL SAFE
+AS $$
+    SELECT array_agg(CAST(entry.amount - coalesce(given.amount, 0) AS bigint) ORDER BY entry.position)
+    FROM unnest(hours, amounts) WITH ORDINALITY AS entry (hour, amount, position)
+    LEFT JOIN (SELECT release.hour, sum(release.amount) AS amount
+               FROM unnest(released_hours, released) AS release (hour, amount)
+               GROUP BY release.hour) AS given
+           ON given.hour = entry.hour
+$$;
+
+-- A chunk's buckets from an hour on, and the amount and count of those before it: the archiver's trim
+-- of a chunk partly past retention, whose totals before its first bucket grow by what it loses.
+CREATE FUNCTION risk_chunk_from(hours integer[], sums bigint[], counts integer[], from_hour integer)
+    RETURNS TABLE (hours integer[], sums bigint[], counts integer[], amount_gone numeric, count_gone bigint)
+    LANGUAGE sql
+    IMMUTABLE
+    PARALLEL SAFE
+AS $$
+    SELECT array_agg(bucket.hour ORDER BY bucket.position) FILTER (WHERE bucket.hour >= from_hour),
+           array_agg(bucket.sum_amount ORDER BY bucket.position) FILTER (WHERE bucket.hour >= from_hour),
+           array_agg(bucket.tx_count ORDER BY bucket.position) FILTER (WHERE bucket.hour >= from_hour),
+           coalesce(sum(bucket.sum_amount) FILTER (WHERE bucket.hour < from_hour), 0),
+           coalesce(sum(bucket.tx_count) FILTER (WHERE bucket.hour < from_hour), 0)
+    FROM unnest(hours, sums, counts) WITH ORDINALITY AS bucket (hour, sum_amount, tx_count, position)
+$$;
+
 CREATE TABLE risk_hourly_chunk (
     entity_id      uuid      NOT NULL,
     channel_code   text      NOT NULL,
@@ -222,7 +254,8 @@ CREATE TABLE risk_hourly_chunk (
     PRIMARY KEY (entity_id, channel_code, direction_code, first_ts),
     CHECK (cardinality(hours) BETWEEN 1 AND 24
            AND cardinality(sums) = cardinality(hours)
-           AND cardinality(counts) = cardinality(hours))
+           AND cardinality(counts) = cardinality(hours)),
+    CHECK (0 <= ALL (sums) AND 0 <= ALL (counts))
 ) WITH (fillfactor = 50);
 
 CREATE INDEX risk_hourly_chunk_archive_idx ON risk_hourly_chunk (first_ts, key_hash);
@@ -247,7 +280,8 @@ CREATE TABLE risk_scope_hourly_chunk (
     CHECK ((scope = 'account_channel') = (channel_code <> '*')),
     CHECK (cardinality(hours) BETWEEN 1 AND 24
            AND cardinality(sums) = cardinality(hours)
-           AND cardinality(counts) = cardinality(hours))
+           AND cardinality(counts) = cardinality(hours)),
+    CHECK (0 <= ALL (sums) AND 0 <= ALL (counts))
 ) WITH (fillfactor = 50);
 
 CREATE INDEX risk_scope_hourly_chunk_archive_idx ON risk_scope_hourly_chunk (first_ts, key_hash);
@@ -447,6 +481,22 @@ CREATE TRIGGER risk_scope_hourly_agg_write
     INSTEAD OF INSERT OR UPDATE OR DELETE ON risk_scope_hourly_agg
     FOR EACH ROW
     EXECUTE FUNCTION risk_scope_hourly_agg_write();
+
+-- A write through a view rewrites chunks (deletes and inserts them) with the rights of the migrating role,
+-- so that a role that may insert and update buckets need not delete chunks; the search path is fixed.
+-- Its lookups take the primary key whatever the planner's estimates: planned as a sequential scan, as for
+-- a table whose statistics say it is empty, every row of a bulk load through the view would read the whole
+-- growing table.
+DO $$
+BEGIN
+    EXECUTE format('ALTER FUNCTION risk_hourly_agg_write() SECURITY DEFINER SET search_path = %I, pg_temp',
+                   current_schema());
+    EXECUTE format('ALTER FUNCTION risk_scope_hourly_agg_write() SECURITY DEFINER SET search_path = %I, pg_temp',
+                   current_schema());
+END
+$$;
+ALTER FUNCTION risk_hourly_agg_write() SET enable_seqscan = off;
+ALTER FUNCTION risk_scope_hourly_agg_write() SET enable_seqscan = off;
 
 GRANT SELECT, INSERT, UPDATE ON risk_hourly_chunk, risk_scope_hourly_chunk, risk_hourly_agg, risk_scope_hourly_agg
     TO risk_decider;

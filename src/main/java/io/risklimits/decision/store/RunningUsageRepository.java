@@ -1,6 +1,5 @@
 package io.risklimits.decision.store;
 
-import static io.risklimits.decision.store.SqlTime.instantFromUtcTimestamp;
 import static io.risklimits.decision.store.SqlTime.utcTimestamp;
 
 import io.risklimits.decision.ScopeKey;
@@ -144,30 +143,56 @@ class RunningUsageRepository {
         };
     }
 
-    // the keys' rows with their window starts as read
+    // the keys' rows with their window starts as read from their chunks
     private Supplier<List<KeyRow>> withWindowStarts(
             BucketTable table, List<ScopeKey> keys, Instant bucket, RoundTrip trip) {
         List<Instant> starts = windowStartInstants(bucket);
+        Map<Window, Integer> firstHours = new EnumMap<>(Window.class);
+        for (int i = 0; i < starts.size(); i++) {
+            firstHours.put(Window.USAGE_WINDOWS.get(i), SqlTime.hourNumber(starts.get(i)));
+        }
+        int firstHourOf24h = firstHours.get(Window.USAGE_WINDOWS.get(0));
         MapSqlParameterSource parameters = table.parameters(keys)
-                .addValue(
-                        "windowStarts",
-                        starts.stream()
-                                .map(start -> utcTimestamp(start).toString())
-                                .toArray(String[]::new))
                 .addValue(
                         "earliestStart",
                         utcTimestamp(starts.stream().min(Instant::compareTo).orElseThrow())
-                                .toString())
-                .addValue("recentBuckets", UsageReadStatements.RECENT_BUCKETS);
-        return trip.query(table.sql(UsageReadStatements.SELECT_USAGE), parameters, rs -> {
+                                .toString());
+        return trip.query(table.sql(UsageReadStatements.SELECT_CHUNKS), parameters, rs -> {
             List<KeyRow> read = new ArrayList<>(keys.size());
-            while (rs.next()) {
-                LatestBucket latest = latestBucket(rs);
+            boolean more = rs.next();
+            while (more) {
+                long position = rs.getLong("position");
+                ScopeKey key = table.scopeKey(rs);
+                List<KeyChunks.Chunk> chunks = new ArrayList<>();
+                while (more && rs.getLong("position") == position) {
+                    if (rs.getString("row_id") != null) {
+                        chunks.add(chunk(rs));
+                    }
+                    more = rs.next();
+                }
+                KeyChunks keyChunks = new KeyChunks(chunks);
                 read.add(new KeyRow(
-                        table.scopeKey(rs), latest, windowStarts(rs, latest), false, rs.getBoolean("bucket_in_24h")));
+                        key,
+                        keyChunks.latest(),
+                        keyChunks.startsOf(firstHours),
+                        false,
+                        keyChunks.hasBucketSince(firstHourOf24h)));
             }
             return read;
         });
+    }
+
+    private static KeyChunks.Chunk chunk(ResultSet rs) throws SQLException {
+        return new KeyChunks.Chunk(
+                rs.getString("row_id"),
+                (Integer[]) rs.getArray("hours").getArray(),
+                (Long[]) rs.getArray("sums").getArray(),
+                (Integer[]) rs.getArray("counts").getArray(),
+                rs.getBigDecimal("amount_before"),
+                rs.getLong("count_before"),
+                rs.getBigDecimal("running_amount"),
+                rs.getLong("running_count"),
+                rs.getLong("rewrites"));
     }
 
     // the first hour of each window that counts usage, in Window order (24h first); SELECT_USAGE reads
@@ -256,24 +281,15 @@ class RunningUsageRepository {
     }
 
     private static LatestBucket latestBucket(ResultSet rs) throws SQLException {
-        Instant bucketTs = instantFromUtcTimestamp(rs, "latest_bucket_ts");
-        return bucketTs == null
+        int hour = rs.getInt("latest_hour");
+        return rs.wasNull()
                 ? null
                 : new LatestBucket(
-                        bucketTs,
+                        SqlTime.hourInstant(hour),
                         rs.getBigDecimal("latest_running_amount"),
                         rs.getLong("latest_running_count"),
                         rs.getLong("latest_rewrites"),
-                        rs.getString("latest_row_id"));
-    }
-
-    private static WindowStarts windowStarts(ResultSet rs, LatestBucket latest) throws SQLException {
-        BigDecimal[] amounts = (BigDecimal[]) rs.getArray("amounts_before").getArray();
-        Long[] counts = (Long[]) rs.getArray("counts_before").getArray();
-        Map<Window, WindowStarts.Before> byWindow = new EnumMap<>(Window.class);
-        for (int i = 0; i < Window.USAGE_WINDOWS.size(); i++) {
-            byWindow.put(Window.USAGE_WINDOWS.get(i), new WindowStarts.Before(amounts[i], counts[i]));
-        }
-        return new WindowStarts(byWindow, latest == null ? 0 : latest.rewrites());
+                        rs.getString("latest_row_id"),
+                        rs.getInt("latest_chunk_buckets"));
     }
 }
