@@ -1,6 +1,5 @@
 package io.risklimits.decision.store;
 
-import io.risklimits.decision.Tally;
 import java.math.BigDecimal;
 import java.time.Instant;
 
@@ -25,16 +24,5 @@ record LatestBucket(
     /** Whether the next bucket of the key goes into this one's chunk, read where rowId says. */
     boolean chunkHasRoom() {
         return rowId != null && chunkBuckets < CHUNK_BUCKETS;
-    }
-
-    /** The running totals of a new bucket after this one that holds the given tally. */
-    LatestBucket followedBy(Instant laterBucket, Tally added) {
-        return new LatestBucket(
-                laterBucket,
-                runningAmount.add(BigDecimal.valueOf(added.amount())),
-                runningCount + added.count(),
-                rewrites,
-                null,
-                0);
     }
 }

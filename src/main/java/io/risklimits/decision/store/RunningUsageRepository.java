@@ -29,16 +29,16 @@ import org.springframework.stereotype.Repository;
 
 /**
  * Usage of many scope keys at once in every window that counts usage, from the running totals of their
- * buckets (risk_hourly_agg for business keys, risk_scope_hourly_agg for the other scopes, {@link BucketTable}): usage of a window = the latest bucket's running total - the running total before the
- * window's first bucket (rolling windows by hours, calendar windows in the {@link WindowCalendar}'s
- * zone). That second total (the key's {@link WindowStarts}) is read from the primary key alone (it
- * carries each bucket's totals before it): one range scan of the key's buckets since its earliest
- * window start, from which the statement returns the totals before each window, or for a key with many
- * of them ({@link UsageReadStatements#RECENT_BUCKETS} or more) a probe per window; and it stays the same for the whole hour, so it is read once per key and hour and then remembered
- * ({@link WindowStartsCache}); the latest bucket is read every time. The latest bucket is returned too, so that
- * the bucket write need not look it up again. A key whose usage no limit checks (the decider's caller says
- * which) has its latest bucket read alone, for the write, and no usage: its window starts are neither read
- * nor remembered. The statements are in {@link UsageReadStatements}.
+ * buckets, kept in chunks of up to 24 (V13; risk_hourly_chunk for business keys, risk_scope_hourly_chunk
+ * for the other scopes, {@link BucketTable}): usage of a window = the latest bucket's running total - the
+ * running total before the window's first bucket (rolling windows by hours, calendar windows in the {@link
+ * WindowCalendar}'s zone). That second total (the key's {@link WindowStarts}) is picked from the key's
+ * chunks from the one that holds its earliest window start on ({@link KeyChunks}); it stays the same for
+ * the whole hour, so it is read once per key and hour and then remembered ({@link WindowStartsCache}),
+ * and the latest bucket, the last of the newest chunk, is read every time. The latest bucket is returned
+ * too, so that the bucket write need not look it up again. A key whose usage no limit checks (the
+ * decider's caller says which) has its latest bucket read alone, for the write, and no usage: its window
+ * starts are neither read nor remembered. The statements are in {@link UsageReadStatements}.
  */
 @Repository
 class RunningUsageRepository {
@@ -195,8 +195,7 @@ class RunningUsageRepository {
                 rs.getLong("rewrites"));
     }
 
-    // the first hour of each window that counts usage, in Window order (24h first); SELECT_USAGE reads
-    // them as UTC timestamps in text, since the driver binds no array of date-times
+    // the first hour of each window that counts usage, in Window order (24h first)
     private List<Instant> windowStartInstants(Instant bucket) {
         return Window.USAGE_WINDOWS.stream()
                 .map(window -> calendar.startFor(window, bucket))
