@@ -314,12 +314,12 @@ final class BenchmarkDatabase {
     long loadHistory(BenchmarkKeys keys, int historyDays) {
         int hours = historyDays * 24;
         try (Connection connection = dataSource.getConnection();
-                PreparedStatement insert = connection.prepareStatement(INSERT_HISTORY)) {
+                PreparedStatement insert = connection.prepareStatement(bucketsWritten(INSERT_HISTORY))) {
             long rows = 0;
             for (int from = 0; from < keys.size(); from += KEYS_PER_STATEMENT) {
                 insert.setString(1, BenchmarkKeys.CHANNEL);
                 setHistoryBuckets(insert, 2, connection, keys, from, hours);
-                rows += insert.executeUpdate();
+                rows += buckets(insert);
             }
             return rows;
         } catch (SQLException e) {
@@ -336,13 +336,13 @@ final class BenchmarkDatabase {
         try (Connection connection = dataSource.getConnection();
                 Statement standAside = connection.createStatement();
                 PreparedStatement insert =
-                        connection.prepareStatement(INSERT_ENTITY_HISTORY.formatted(HISTORY_BUCKETS))) {
+                        connection.prepareStatement(bucketsWritten(INSERT_ENTITY_HISTORY.formatted(HISTORY_BUCKETS)))) {
             connection.setAutoCommit(false);
             standAside.execute("SELECT set_config('risk.running_totals_written_by', 'statement', true)");
             long rows = 0;
             for (int from = 0; from < keys.size(); from += KEYS_PER_STATEMENT) {
                 setHistoryBuckets(insert, 1, connection, keys, from, historyDays * 24);
-                rows += insert.executeUpdate();
+                rows += buckets(insert);
             }
             connection.commit();
             connection.setAutoCommit(true);
@@ -369,7 +369,7 @@ final class BenchmarkDatabase {
     long loadScopeHistory(String scope, BenchmarkKeys keys, List<UUID> owners, boolean perChannel) {
         try (Connection connection = dataSource.getConnection();
                 Statement standAside = connection.createStatement();
-                PreparedStatement insert = connection.prepareStatement(INSERT_SCOPE_HISTORY)) {
+                PreparedStatement insert = connection.prepareStatement(bucketsWritten(INSERT_SCOPE_HISTORY))) {
             connection.setAutoCommit(false);
             standAside.execute("SELECT set_config('risk.running_totals_written_by', 'statement', true)");
             insert.setString(1, scope);
@@ -377,7 +377,7 @@ final class BenchmarkDatabase {
             insert.setArray(3, uuidArray(connection, keys.entityIds()));
             insert.setArray(4, uuidArray(connection, owners));
             insert.setObject(5, utc(loadHour));
-            long rows = insert.executeUpdate();
+            long rows = buckets(insert);
             connection.commit();
             connection.setAutoCommit(true);
             return rows;
@@ -455,6 +455,21 @@ final class BenchmarkDatabase {
         statement.setInt(index + 3, Scenario.WIDE_BUCKETS_PER_KEY);
         statement.setInt(index + 4, Scenario.WIDE_BUCKET_SPACING_HOURS);
         statement.setInt(index + 5, Scenario.WIDE_BUCKET_SPACING_HOURS);
+    }
+
+    // the insert of chunks, answering how many buckets it wrote
+    private static String bucketsWritten(String insert) {
+        return """
+                WITH written AS (%s RETURNING cardinality(hours) AS buckets)
+                SELECT coalesce(sum(buckets), 0) FROM written
+                """.formatted(insert);
+    }
+
+    private static long buckets(PreparedStatement bucketsWritten) throws SQLException {
+        try (var rs = bucketsWritten.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        }
     }
 
     // the insert of chunks, answering how many buckets it wrote and the heap blocks it wrote them to
