@@ -134,6 +134,23 @@ class ArchiverIT {
         assertThat(aggHours()).containsExactly(3L);
     }
 
+    /**
+     * A chunk that holds buckets on both sides of the cutoff (V13) loses the older ones and keeps the
+     * running totals of the later ones, from which the windows start: its totals before its first bucket
+     * grow by what it lost.
+     */
+    @Test
+    void aChunkAcrossTheCutoffKeepsTheTotalsOfItsLaterBuckets() {
+        insertRowsAt(-11, -1, 3, 5);
+        List<String> laterBefore = totalsFromTheCutoff();
+
+        JsonNode result = run("\"window_minutes\": 180");
+
+        assertThat(result.get("status").stringValue()).isEqualTo("COMPLETED");
+        assertThat(aggHours()).containsExactly(3L, 5L);
+        assertThat(totalsFromTheCutoff()).isEqualTo(laterBefore).hasSize(2);
+    }
+
     @Test
     void scopeBucketsBeforeTheCutoffGoWithTheirWindowAndCountAsAggRows() {
         insertRowsAt(-11, -1, 3);
@@ -574,6 +591,16 @@ class ArchiverIT {
 
     private LocalDateTime storedCursor() {
         return db.queryForObject("SELECT cursor_ts FROM risk_archive_cursor", LocalDateTime.class);
+    }
+
+    // the running totals of the test's buckets from the cutoff on, and the totals before each
+    private List<String> totalsFromTheCutoff() {
+        return db.queryForList("""
+                SELECT concat_ws(' ', bucket_ts, running_amount, running_count, amount_before, count_before)
+                FROM risk_hourly_agg
+                WHERE entity_id = ? AND channel_code = ? AND bucket_ts >= ?
+                ORDER BY bucket_ts
+                """, String.class, entity, channel, cutoff);
     }
 
     private List<Long> aggHours() {
