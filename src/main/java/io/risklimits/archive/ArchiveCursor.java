@@ -18,8 +18,8 @@ public class ArchiveCursor {
             """;
 
     private static final String OLDEST_BUCKET = """
-            SELECT least((SELECT min(bucket_ts) FROM risk_hourly_agg),
-                         (SELECT min(bucket_ts) FROM risk_scope_hourly_agg),
+            SELECT least((SELECT min(first_ts) FROM risk_hourly_chunk),
+                         (SELECT min(first_ts) FROM risk_scope_hourly_chunk),
                          (SELECT min(bucket_ts) FROM risk_request_log),
                          (SELECT date_trunc('hour', min(bucket_ts)) FROM risk_keyless_request_log))
             """;

@@ -3,6 +3,7 @@ package io.risklimits.archive;
 import jakarta.annotation.PreDestroy;
 import java.sql.SQLException;
 import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -17,8 +18,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Deletes (or, in a dry run, counts) the rows of one window [from, to) in the audit log and in the
- * buckets of every scope (risk_hourly_agg for the business keys, risk_scope_hourly_agg for the
- * others), with a fixed fan-out: one worker per slice of the key-hash space, each in its own short
+ * buckets of every scope (risk_hourly_chunk for the business keys, risk_scope_hourly_chunk for the
+ * others, V13), with a fixed fan-out: one worker per slice of the key-hash space, each in its own short
  * transactions under a statement timeout. Returns only when every worker is done with all three tables.
  */
 @Component
@@ -38,17 +39,47 @@ class WindowDeleter {
               AND key_hash BETWEEN :firstHash AND :lastHash
             """;
 
-    private static final String AGG_ROWS = """
-            FROM risk_hourly_agg
-            WHERE bucket_ts >= :from AND bucket_ts < :to
-              AND key_hash BETWEEN :firstHash AND :lastHash
+    // The buckets before the window's end (:to, :toHour) in one bucket table of chunks (V13, the key
+    // buckets' or the other scopes'; a scope key's hash is in the business keys' hash space, so one set of
+    // slices covers both): a chunk whose buckets all are goes; one that holds later buckets too keeps those,
+    // and its totals before its first bucket grow by what it loses, so its running totals stay the key's.
+    // The candidates are found by first hour (the archive index), so a chunk is never reached through an
+    // hour it does not begin with. Buckets before the window's start are gone already: the cursor moves
+    // past a window only once it is deleted.
+    private static final String DELETE_BUCKETS = """
+            WITH emptied AS (
+                DELETE FROM {table} chunk
+                WHERE chunk.first_ts < :to
+                  AND chunk.key_hash BETWEEN :firstHash AND :lastHash
+                  AND chunk.hours[cardinality(chunk.hours)] < :toHour
+                RETURNING cardinality(chunk.hours) AS buckets
+            ), trimmed AS (
+                UPDATE {table} chunk
+                SET first_ts      = risk_hour_ts(kept.hours[1]),
+                    hours         = kept.hours,
+                    sums          = kept.sums,
+                    counts        = kept.counts,
+                    amount_before = chunk.amount_before + kept.amount_gone,
+                    count_before  = chunk.count_before + kept.count_gone
+                FROM {table} old
+                CROSS JOIN LATERAL risk_chunk_from(old.hours, old.sums, old.counts, :toHour) AS kept
+                WHERE chunk.ctid = old.ctid
+                  AND old.first_ts < :to
+                  AND old.key_hash BETWEEN :firstHash AND :lastHash
+                  AND old.hours[cardinality(old.hours)] >= :toHour
+                RETURNING cardinality(old.hours) - cardinality(kept.hours) AS buckets
+            )
+            SELECT coalesce((SELECT sum(buckets) FROM emptied), 0) + coalesce((SELECT sum(buckets) FROM trimmed), 0)
             """;
 
-    // a scope key's hash is in the business keys' hash space, so one set of slices covers both
-    private static final String SCOPE_AGG_ROWS = """
-            FROM risk_scope_hourly_agg
-            WHERE bucket_ts >= :from AND bucket_ts < :to
-              AND key_hash BETWEEN :firstHash AND :lastHash
+    // the buckets of the window, for a dry run, which deletes nothing before it either
+    private static final String COUNT_BUCKETS = """
+            SELECT count(*)
+            FROM {table} chunk
+            CROSS JOIN LATERAL unnest(chunk.hours) AS bucket (hour)
+            WHERE chunk.first_ts < :to
+              AND chunk.key_hash BETWEEN :firstHash AND :lastHash
+              AND bucket.hour >= :fromHour AND bucket.hour < :toHour
             """;
 
     // INVALID events without a readable business key have no key hash; the first worker takes them
@@ -97,7 +128,8 @@ class WindowDeleter {
      */
     Deleted run(LocalDateTime from, LocalDateTime to, boolean dryRun) {
         Deleted keys = inEverySlot(slot -> keyRows(slot, from, to, dryRun));
-        Deleted scopes = inEverySlot(slot -> new Deleted(0, rows(SCOPE_AGG_ROWS, slot, from, to, dryRun), 0));
+        Deleted scopes =
+                inEverySlot(slot -> new Deleted(0, buckets("risk_scope_hourly_chunk", slot, from, to, dryRun), 0));
         return new Deleted(keys.keyAggRows(), scopes.scopeAggRows(), keys.logRows());
     }
 
@@ -145,7 +177,7 @@ class WindowDeleter {
         if (slot.index() == 0) {
             logRows += rows(KEYLESS_LOG_ROWS, slot, from, to, dryRun);
         }
-        long keyAggRows = rows(AGG_ROWS, slot, from, to, dryRun);
+        long keyAggRows = buckets("risk_hourly_chunk", slot, from, to, dryRun);
         return new Deleted(keyAggRows, 0, logRows);
     }
 
@@ -163,6 +195,29 @@ class WindowDeleter {
             return dryRun ? statement.query(Long.class).single() : (long) statement.update();
         });
         return rows == null ? 0 : rows;
+    }
+
+    // the buckets before the window's end in one table of chunks, deleted (or counted)
+    private long buckets(String table, HashSlots.Slot slot, LocalDateTime from, LocalDateTime to, boolean dryRun) {
+        Long rows = transactions.execute(status -> {
+            jdbc.sql("SELECT set_config('statement_timeout', :timeout, true)")
+                    .param("timeout", Long.toString(statementTimeoutMillis))
+                    .query(rs -> {});
+            return jdbc.sql((dryRun ? COUNT_BUCKETS : DELETE_BUCKETS).replace("{table}", table))
+                    .param("to", to)
+                    .param("fromHour", hourNumber(from))
+                    .param("toHour", hourNumber(to))
+                    .param("firstHash", slot.first())
+                    .param("lastHash", slot.last())
+                    .query(Long.class)
+                    .single();
+        });
+        return rows == null ? 0 : rows;
+    }
+
+    // an hour as the chunks keep it (V13): hours since 1970-01-01 00:00
+    private static int hourNumber(LocalDateTime hour) {
+        return Math.toIntExact(hour.toEpochSecond(ZoneOffset.UTC) / 3600);
     }
 
     private static RuntimeException asRuntime(Throwable failure) {

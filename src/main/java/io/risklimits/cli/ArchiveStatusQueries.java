@@ -18,14 +18,21 @@ final class ArchiveStatusQueries {
 
     private static final String CURSOR = "SELECT cursor_ts, updated_at FROM risk_archive_cursor";
 
-    // exact counts: each is a range scan of the (bucket_ts, key_hash) index, which holds only the backlog
+    // exact counts: each is a range scan of an archive index, (bucket_ts, key_hash) or for the buckets in
+    // chunks (V13) (first_ts, key_hash), which holds only the backlog and the chunks that begin in it
     private static final String BACKLOG = """
-            SELECT (SELECT count(*) FROM risk_hourly_agg WHERE bucket_ts < :cutoff)
-                   + (SELECT count(*) FROM risk_scope_hourly_agg WHERE bucket_ts < :cutoff) AS agg_rows,
+            SELECT (SELECT count(*)
+                    FROM risk_hourly_chunk chunk
+                    CROSS JOIN LATERAL unnest(chunk.hours) AS bucket (hour)
+                    WHERE chunk.first_ts < :cutoff AND risk_hour_ts(bucket.hour) < :cutoff)
+                   + (SELECT count(*)
+                      FROM risk_scope_hourly_chunk chunk
+                      CROSS JOIN LATERAL unnest(chunk.hours) AS bucket (hour)
+                      WHERE chunk.first_ts < :cutoff AND risk_hour_ts(bucket.hour) < :cutoff) AS agg_rows,
                    (SELECT count(*) FROM risk_request_log WHERE bucket_ts < :cutoff) AS log_rows,
                    (SELECT count(*) FROM risk_keyless_request_log WHERE bucket_ts < :cutoff) AS keyless_rows,
-                   least((SELECT min(bucket_ts) FROM risk_hourly_agg),
-                         (SELECT min(bucket_ts) FROM risk_scope_hourly_agg),
+                   least((SELECT min(first_ts) FROM risk_hourly_chunk),
+                         (SELECT min(first_ts) FROM risk_scope_hourly_chunk),
                          (SELECT min(bucket_ts) FROM risk_request_log),
                          (SELECT min(bucket_ts) FROM risk_keyless_request_log)) AS oldest_bucket
             """;

@@ -134,6 +134,23 @@ class ArchiverIT {
         assertThat(aggHours()).containsExactly(3L);
     }
 
+    /**
+     * A chunk that holds buckets on both sides of the cutoff (V13) loses the older ones and keeps the
+     * running totals of the later ones, from which the windows start: its totals before its first bucket
+     * grow by what it lost.
+     */
+    @Test
+    void aChunkAcrossTheCutoffKeepsTheTotalsOfItsLaterBuckets() {
+        insertRowsAt(-11, -1, 3, 5);
+        List<String> laterBefore = totalsFromTheCutoff();
+
+        JsonNode result = run("\"window_minutes\": 180");
+
+        assertThat(result.get("status").stringValue()).isEqualTo("COMPLETED");
+        assertThat(aggHours()).containsExactly(3L, 5L);
+        assertThat(totalsFromTheCutoff()).isEqualTo(laterBefore).hasSize(2);
+    }
+
     @Test
     void scopeBucketsBeforeTheCutoffGoWithTheirWindowAndCountAsAggRows() {
         insertRowsAt(-11, -1, 3);
@@ -171,15 +188,16 @@ class ArchiverIT {
         try (Connection blocker = TestInfrastructure.get().dataSource().getConnection();
                 Statement statement = blocker.createStatement()) {
             blocker.setAutoCommit(false);
-            statement.execute("SELECT 1 FROM risk_scope_hourly_agg WHERE owner_id = '" + entity
-                    + "' AND scope = 'entity' AND bucket_ts = '" + cutoff.minusHours(1) + "' FOR UPDATE");
+            // the entity's chunk of hours -11 and -1 (V13)
+            statement.execute("SELECT 1 FROM risk_scope_hourly_chunk WHERE owner_id = '" + entity
+                    + "' AND scope = 'entity' FOR UPDATE");
 
             JsonNode result = run("\"window_minutes\": 180");
 
             assertThat(result.get("status").stringValue()).isEqualTo("FAILED");
-            assertThat(storedCursor()).isEqualTo(cutoff.minusHours(1));
-            // the entity's bucket is held; the other scope keys' buckets of its hour may be gone
-            assertThat(scopeHours()).containsOnly(-1L);
+            assertThat(storedCursor()).isEqualTo(cutoff.minusHours(11));
+            // the entity's buckets are held; the other scope keys' buckets of their hours may be gone
+            assertThat(scopeHours()).contains(-11L, -1L);
             blocker.rollback();
         }
         assertThat(run("").get("status").stringValue()).isEqualTo("COMPLETED");
@@ -338,17 +356,17 @@ class ArchiverIT {
         try (Connection blocker = TestInfrastructure.get().dataSource().getConnection();
                 Statement statement = blocker.createStatement()) {
             blocker.setAutoCommit(false);
-            // holds the row of hour -1, so every delete of a window containing it waits past the timeout
-            statement.execute("SELECT 1 FROM risk_hourly_agg WHERE entity_id = '" + entity + "' AND bucket_ts = '"
-                    + cutoff.minusHours(1) + "' FOR UPDATE");
+            // holds the chunk of hours -11 and -1 (V13), so every delete of a window containing either waits
+            // past the timeout
+            statement.execute("SELECT 1 FROM risk_hourly_chunk WHERE entity_id = '" + entity + "' FOR UPDATE");
 
             JsonNode result = run("\"window_minutes\": 180");
 
             assertThat(result.get("status").stringValue()).isEqualTo("FAILED");
             assertThat(result.get("window_minutes_used").intValue()).isEqualTo(15);
             assertThat(result.get("error").stringValue()).contains("statement timeout");
-            assertThat(storedCursor()).isEqualTo(cutoff.minusHours(1));
-            assertThat(aggHours()).containsExactly(-1L);
+            assertThat(storedCursor()).isEqualTo(cutoff.minusHours(11));
+            assertThat(aggHours()).containsExactly(-11L, -1L);
             blocker.rollback();
         }
         assertThat(run("").get("status").stringValue()).isEqualTo("COMPLETED");
@@ -379,10 +397,15 @@ class ArchiverIT {
 
     @Test
     void bothDeletesUseTheWindowInTheirIndexConditions() {
+        // 20,000 keys of 10 hourly buckets, a chunk each (V13), beginning over 100 hours from cutoff + 100 h
         db.update("""
-                INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count)
-                SELECT gen_random_uuid(), ?, 'OUT', ?::timestamp + make_interval(hours => hour), 1, 1
-                FROM generate_series(1, 20000) AS key, generate_series(0, 9) AS hour
+                INSERT INTO risk_hourly_chunk (entity_id, channel_code, direction_code, first_ts, hours, sums, counts,
+                                               amount_before, count_before, running_amount, running_count, rewrites)
+                SELECT gen_random_uuid(), ?, 'OUT', first.ts,
+                       ARRAY(SELECT risk_hour_number(first.ts) + hour FROM generate_series(0, 9) AS hour),
+                       array_fill(CAST(1 AS bigint), ARRAY[10]), array_fill(1, ARRAY[10]), 0, 0, 10, 10, 0
+                FROM generate_series(1, 20000) AS key,
+                     LATERAL (SELECT CAST(? AS timestamp) + make_interval(hours => key % 100) AS ts) AS first
                 """, channel, cutoff.plusHours(100));
         db.update("""
                 INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
@@ -391,23 +414,24 @@ class ArchiverIT {
                        'APPROVED', 1, 'USD', clock_timestamp()
                 FROM generate_series(1, 100000) AS n
                 """, channel, cutoff.plusHours(100));
-        db.execute("ANALYZE risk_hourly_agg");
+        db.execute("ANALYZE risk_hourly_chunk");
         db.execute("ANALYZE risk_request_log");
 
-        String aggPlan = plan("DELETE FROM risk_hourly_agg WHERE bucket_ts >= '%s' AND bucket_ts < '%s'"
+        // the buckets in chunks (V13) are found by the chunks' first hours, before the window's end
+        String aggPlan = plan("DELETE FROM risk_hourly_chunk WHERE first_ts < '%2$s'"
                 + " AND key_hash BETWEEN -9223372036854775808 AND -7173733806442603010");
         String logPlan = plan("DELETE FROM risk_request_log WHERE bucket_ts >= '%s' AND bucket_ts < '%s'"
                 + " AND key_hash BETWEEN -9223372036854775808 AND -7173733806442603010");
 
         assertThat(aggPlan)
-                .contains("risk_hourly_agg_archive_idx")
-                .contains("Index Cond: ((bucket_ts >=")
+                .contains("risk_hourly_chunk_archive_idx")
+                .contains("Index Cond: ((first_ts <")
                 .doesNotContain("Seq Scan");
         assertThat(logPlan)
                 .contains("risk_request_log_archive_idx")
                 .contains("Index Cond: ((bucket_ts >=")
                 .doesNotContain("Seq Scan");
-        db.update("DELETE FROM risk_hourly_agg WHERE channel_code = ?", channel);
+        db.update("DELETE FROM risk_hourly_chunk WHERE channel_code = ?", channel);
         db.update("DELETE FROM risk_request_log WHERE channel_code = ?", channel);
     }
 
@@ -567,6 +591,16 @@ class ArchiverIT {
 
     private LocalDateTime storedCursor() {
         return db.queryForObject("SELECT cursor_ts FROM risk_archive_cursor", LocalDateTime.class);
+    }
+
+    // the running totals of the test's buckets from the cutoff on, and the totals before each
+    private List<String> totalsFromTheCutoff() {
+        return db.queryForList("""
+                SELECT concat_ws(' ', bucket_ts, running_amount, running_count, amount_before, count_before)
+                FROM risk_hourly_agg
+                WHERE entity_id = ? AND channel_code = ? AND bucket_ts >= ?
+                ORDER BY bucket_ts
+                """, String.class, entity, channel, cutoff);
     }
 
     private List<Long> aggHours() {

@@ -41,7 +41,7 @@ class ArchiverBenchmark {
         db.update("DELETE FROM risk_archive_cursor");
         db.update("DELETE FROM risk_archive_lease");
         db.update("INSERT INTO risk_archive_cursor (cursor_ts) VALUES (?)", cutoff.minusHours(HOURS));
-        db.execute("VACUUM ANALYZE risk_hourly_agg");
+        db.execute("VACUUM ANALYZE risk_hourly_chunk");
         db.execute("VACUUM ANALYZE risk_request_log");
 
         RunningService.Topics topics = RunningService.Topics.unique();
@@ -76,27 +76,37 @@ class ArchiverBenchmark {
         }
     }
 
-    /** Old buckets and audit rows for KEYS keys, one per key and hour, before the cutoff. */
+    /**
+     * Old buckets and audit rows for KEYS keys, one per key and hour, before the cutoff: the buckets in
+     * chunks of 24 hours (V13), each chunk's totals from zero (running totals do not matter past retention).
+     */
     private long loadOldRows(LocalDateTime from) {
-        db.execute("ALTER TABLE risk_hourly_agg DISABLE TRIGGER USER"); // running totals do not matter past retention
-        try {
-            int agg = db.update("""
-                    INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count)
-                    SELECT entity_id, 'ARCHIVE_BENCH', 'OUT', ?::timestamp + make_interval(hours => hour), 100, 1
-                    FROM (SELECT gen_random_uuid() AS entity_id FROM generate_series(1, ?)) AS entity,
-                         generate_series(0, ? - 1) AS hour
-                    """, from, KEYS, HOURS);
-            int log = db.update("""
-                    INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
-                                                  decision, amount, currency, decided_at)
-                    SELECT entity_id, 'ARCHIVE_BENCH', 'OUT', gen_random_uuid(), bucket_ts, 'APPROVED', 100, 'USD',
-                           bucket_ts
-                    FROM risk_hourly_agg WHERE channel_code = 'ARCHIVE_BENCH'
-                    """);
-            return (long) agg + log;
-        } finally {
-            db.execute("ALTER TABLE risk_hourly_agg ENABLE TRIGGER USER");
-        }
+        int buckets = db.queryForObject("""
+                WITH written AS (
+                    INSERT INTO risk_hourly_chunk (entity_id, channel_code, direction_code, first_ts, hours, sums, counts,
+                                                   amount_before, count_before, running_amount, running_count, rewrites)
+                    SELECT entity_id, 'ARCHIVE_BENCH', 'OUT', min(bucket_ts),
+                           array_agg(CAST(extract(epoch FROM bucket_ts) / 3600 AS integer) ORDER BY bucket_ts),
+                           array_agg(CAST(100 AS bigint)), array_agg(1), 0, 0, 100 * count(*), count(*), 0
+                    FROM (SELECT entity.entity_id, ?::timestamp + make_interval(hours => hour) AS bucket_ts,
+                                 hour / 24 AS chunk
+                          FROM (SELECT gen_random_uuid() AS entity_id FROM generate_series(1, ?)) AS entity,
+                               generate_series(0, ? - 1) AS hour) AS bucket
+                    GROUP BY entity_id, chunk
+                    RETURNING cardinality(hours) AS buckets
+                )
+                SELECT CAST(sum(buckets) AS integer) FROM written
+                """, Integer.class, from, KEYS, HOURS);
+        int log = db.update("""
+                INSERT INTO risk_request_log (entity_id, channel_code, direction_code, dedupe_id, bucket_ts,
+                                              decision, amount, currency, decided_at)
+                SELECT chunk.entity_id, 'ARCHIVE_BENCH', 'OUT', gen_random_uuid(), risk_hour_ts(bucket.hour), 'APPROVED',
+                       100, 'USD', risk_hour_ts(bucket.hour)
+                FROM risk_hourly_chunk chunk
+                CROSS JOIN LATERAL unnest(chunk.hours) AS bucket (hour)
+                WHERE chunk.channel_code = 'ARCHIVE_BENCH'
+                """);
+        return (long) buckets + log;
     }
 
     private Latencies latency(
@@ -138,6 +148,7 @@ class ArchiverBenchmark {
             Thread.sleep(200);
         }
         return db.queryForObject(
-                "SELECT count(*) FROM risk_hourly_agg WHERE channel_code = 'ARCHIVE_BENCH'", Long.class);
+                "SELECT coalesce(sum(cardinality(hours)), 0) FROM risk_hourly_chunk WHERE channel_code = 'ARCHIVE_BENCH'",
+                Long.class);
     }
 }

@@ -22,6 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 
 /**
  * The benchmark's rows: limits for its channel, history for its keys, and the reset between runs.
@@ -47,16 +49,35 @@ final class BenchmarkDatabase {
             CROSS JOIN LATERAL (SELECT (1 + (business_key.ordinal + age) % 3)::integer AS tx_count) AS bucket
             """;
 
-    // The running totals are computed here, set-based, with the triggers disabled for the load: row by
-    // row they cost a lookup and a trigger call per bucket (an hour for 7 million).
-    private static final String INSERT_HISTORY = """
-            INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count,
-                                         running_amount, running_count)
-            SELECT entity_id, ?, direction_code, bucket_ts, sum_amount, tx_count,
-                   sum(sum_amount) OVER key_history, sum(tx_count) OVER key_history
+    // Buckets with their running totals (the key's columns, bucket_ts, sum_amount, tx_count, running_amount,
+    // running_count) into a table of chunks (V13) as the decider fills them: each key's buckets in hour order,
+    // 24 a chunk. %1$s is the table, %2$s the key's columns, %3$s the buckets, %4$s the chunks' rewrites.
+    private static final String INSERT_CHUNKS = """
+            INSERT INTO %1$s (%2$s, first_ts, hours, sums, counts, amount_before, count_before, running_amount,
+                              running_count, rewrites)
+            SELECT %2$s, min(bucket_ts),
+                   array_agg(CAST(extract(epoch FROM bucket_ts) / 3600 AS integer) ORDER BY bucket_ts),
+                   array_agg(sum_amount ORDER BY bucket_ts), array_agg(tx_count ORDER BY bucket_ts),
+                   min(running_amount - sum_amount), min(running_count - tx_count),
+                   max(running_amount), max(running_count), %4$s
+            FROM (SELECT bucket.*, (row_number() OVER (PARTITION BY %2$s ORDER BY bucket_ts) - 1) / 24 AS chunk
+                  FROM (%3$s) AS bucket) AS numbered
+            GROUP BY %2$s, chunk
+            """;
+
+    private static final String KEY_COLUMNS = "entity_id, channel_code, direction_code";
+
+    private static final String SCOPE_COLUMNS = "scope, owner_id, channel_code, direction_code";
+
+    // The running totals are computed here, set-based: through the view, row by row, each bucket costs
+    // a lookup and a rewrite of its chunk.
+    private static final String INSERT_HISTORY =
+            INSERT_CHUNKS.formatted("risk_hourly_chunk", KEY_COLUMNS, """
+            SELECT entity_id, CAST(? AS text) AS channel_code, direction_code, bucket_ts, sum_amount, tx_count,
+                   sum(sum_amount) OVER key_history AS running_amount, sum(tx_count) OVER key_history AS running_count
             FROM (%s) AS history
             WINDOW key_history AS (PARTITION BY entity_id, direction_code ORDER BY bucket_ts)
-            """.formatted(HISTORY_BUCKETS);
+            """.formatted(HISTORY_BUCKETS), "0");
 
     // A wide key set's buckets: per key WIDE_BUCKETS_PER_KEY buckets, SPACING hours apart, the latest 1 to
     // SPACING hours before the load's hour (by the key's ordinal), amounts as in INSERT_HISTORY.
@@ -73,40 +94,37 @@ final class BenchmarkDatabase {
             """;
 
     // A wide key set's history in one statement. The statement writes the running totals (a window sum
-    // per key) and counts its write as a rewrite, 1 on every bucket it writes: the triggers stand aside
-    // for it (risk.running_totals_written_by).
-    private static final String INSERT_WIDE_HISTORY = """
-            INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count,
-                                         running_amount, running_count, rewrites)
-            SELECT entity_id, ?, direction_code, bucket_ts, sum_amount, tx_count,
-                   sum(sum_amount) OVER key_history, sum(tx_count) OVER key_history, 1
+    // per key) and counts its write as a rewrite, 1 on every chunk it writes.
+    private static final String INSERT_WIDE_HISTORY =
+            INSERT_CHUNKS.formatted("risk_hourly_chunk", KEY_COLUMNS, """
+            SELECT entity_id, CAST(? AS text) AS channel_code, direction_code, bucket_ts, sum_amount, tx_count,
+                   sum(sum_amount) OVER key_history AS running_amount, sum(tx_count) OVER key_history AS running_count
             FROM (%s) AS history
             WINDOW key_history AS (PARTITION BY entity_id, direction_code ORDER BY bucket_ts)
-            """.formatted(WIDE_BUCKETS);
+            """.formatted(WIDE_BUCKETS), "1");
 
     // A key set's entity scope history: what INSERT_SCOPE_HISTORY adds up from the key buckets, added up
     // here from the same generated buckets (HISTORY_BUCKETS or WIDE_BUCKETS, with the same parameters as
     // the statement that writes those), so that it need not wait for them to be written.
-    private static final String INSERT_ENTITY_HISTORY = """
-            INSERT INTO risk_scope_hourly_agg (scope, owner_id, channel_code, direction_code, bucket_ts, sum_amount,
-                                               tx_count, running_amount, running_count)
-            SELECT 'entity', entity_id, '*', direction_code, bucket_ts, sum_amount, tx_count,
-                   sum(sum_amount) OVER owner_history, sum(tx_count) OVER owner_history
+    private static final String INSERT_ENTITY_HISTORY =
+            INSERT_CHUNKS.formatted("risk_scope_hourly_chunk", SCOPE_COLUMNS, """
+            SELECT CAST('entity' AS text) AS scope, entity_id AS owner_id, CAST('*' AS text) AS channel_code,
+                   direction_code, bucket_ts, sum_amount, tx_count,
+                   sum(sum_amount) OVER owner_history AS running_amount, sum(tx_count) OVER owner_history AS running_count
             FROM (SELECT entity_id, direction_code, bucket_ts,
                          CAST(sum(sum_amount) AS bigint) AS sum_amount, CAST(sum(tx_count) AS integer) AS tx_count
                   FROM (%s) AS key_bucket
                   GROUP BY 1, 2, 3) AS scoped
             WINDOW owner_history AS (PARTITION BY entity_id, direction_code ORDER BY bucket_ts)
-            """;
+            """, "0");
 
     // The history of a scope over a key set's entities, from their key buckets: each entity's buckets added
     // up under its owner (the entity itself, or its account), over all channels or per channel, with the
     // running totals computed here. Only in a transaction in which the triggers stand aside.
-    private static final String INSERT_SCOPE_HISTORY = """
-            INSERT INTO risk_scope_hourly_agg (scope, owner_id, channel_code, direction_code, bucket_ts, sum_amount,
-                                               tx_count, running_amount, running_count)
-            SELECT ?, owner_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count,
-                   sum(sum_amount) OVER owner_history, sum(tx_count) OVER owner_history
+    private static final String INSERT_SCOPE_HISTORY =
+            INSERT_CHUNKS.formatted("risk_scope_hourly_chunk", SCOPE_COLUMNS, """
+            SELECT CAST(? AS text) AS scope, owner_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count,
+                   sum(sum_amount) OVER owner_history AS running_amount, sum(tx_count) OVER owner_history AS running_count
             FROM (SELECT owner.owner_id, CASE WHEN ? THEN bucket.channel_code ELSE '*' END AS channel_code,
                          bucket.direction_code, bucket.bucket_ts,
                          CAST(sum(bucket.sum_amount) AS bigint) AS sum_amount,
@@ -116,18 +134,33 @@ final class BenchmarkDatabase {
                   WHERE bucket.bucket_ts < ?::timestamp
                   GROUP BY 1, 2, 3, 4) AS scoped
             WINDOW owner_history AS (PARTITION BY owner_id, channel_code, direction_code ORDER BY bucket_ts)
-            """;
+            """, "0");
 
-    // Everything the runs wrote at the other scopes: their buckets from the hour of the load on.
-    private static final String DELETE_RUN_SCOPE_BUCKETS = """
-            DELETE FROM risk_scope_hourly_agg WHERE bucket_ts >= ?::timestamp
+    // Everything the runs wrote: the buckets from the hour of the load on (history ends before it), at
+    // every scope. A chunk of the runs' alone is deleted; the runs' buckets are taken off the end of a
+    // history's chunk (V13), with the totals after them. %s narrows the chunks to a key set's.
+    private static final String DELETE_RUN_CHUNKS = """
+            DELETE FROM %s chunk WHERE chunk.first_ts >= CAST(:loadHour AS timestamp) %s
             """;
-
-    // Everything the runs wrote: the buckets from the hour of the load on (history ends before it).
-    private static final String DELETE_RUN_BUCKETS = """
-            DELETE FROM risk_hourly_agg
-            WHERE entity_id = ANY (?::uuid[]) AND channel_code = ? AND bucket_ts >= ?::timestamp
+    private static final String TRIM_RUN_BUCKETS = """
+            UPDATE %1$s chunk
+            SET hours = kept.hours, sums = kept.sums, counts = kept.counts,
+                running_amount = chunk.amount_before + kept.amount, running_count = chunk.count_before + kept.count
+            FROM (SELECT history.ctid AS row_id,
+                         array_agg(bucket.hour ORDER BY bucket.position) AS hours,
+                         array_agg(bucket.sum_amount ORDER BY bucket.position) AS sums,
+                         array_agg(bucket.tx_count ORDER BY bucket.position) AS counts,
+                         sum(bucket.sum_amount) AS amount, sum(bucket.tx_count) AS count
+                  FROM %1$s history
+                  CROSS JOIN LATERAL unnest(history.hours, history.sums, history.counts) WITH ORDINALITY
+                       AS bucket (hour, sum_amount, tx_count, position)
+                  WHERE history.first_ts < CAST(:loadHour AS timestamp)
+                    AND history.hours[cardinality(history.hours)] >= :loadHourNumber
+                    AND bucket.hour < :loadHourNumber %2$s
+                  GROUP BY history.ctid) AS kept
+            WHERE chunk.ctid = kept.row_id
             """;
+    private static final String OF_THE_KEYS = "AND %1$s.entity_id = ANY (:entityIds) AND %1$s.channel_code = :channel";
 
     // Everything the runs decided: their decisions fall in the hour of the load or later (the old ones
     // are 40 days older).
@@ -184,15 +217,15 @@ final class BenchmarkDatabase {
 
     private static final int KEYS_PER_STATEMENT = 500;
 
-    private static final String KEY_BUCKETS = "risk_hourly_agg";
+    private static final String KEY_BUCKETS = "risk_hourly_chunk";
 
-    private static final String SCOPE_BUCKETS = "risk_scope_hourly_agg";
+    private static final String SCOPE_BUCKETS = "risk_scope_hourly_chunk";
 
     private final DataSource dataSource;
     private final JdbcTemplate jdbc;
     private final Instant loadHour = Instant.now().truncatedTo(ChronoUnit.HOURS);
     private OptionalLong postmaster;
-    // the heap blocks of each bucket table (risk_hourly_agg: the keys', risk_scope_hourly_agg: their
+    // the heap blocks of each bucket table (risk_hourly_chunk: the keys', risk_scope_hourly_chunk: their
     // entities') the wide key set's history was written to, ascending; empty until loaded
     private final Map<String, long[]> wideBlocks = new ConcurrentHashMap<>();
 
@@ -281,16 +314,13 @@ final class BenchmarkDatabase {
     long loadHistory(BenchmarkKeys keys, int historyDays) {
         int hours = historyDays * 24;
         try (Connection connection = dataSource.getConnection();
-                Statement triggers = connection.createStatement();
-                PreparedStatement insert = connection.prepareStatement(INSERT_HISTORY)) {
-            triggers.execute("ALTER TABLE risk_hourly_agg DISABLE TRIGGER USER");
+                PreparedStatement insert = connection.prepareStatement(bucketsWritten(INSERT_HISTORY))) {
             long rows = 0;
             for (int from = 0; from < keys.size(); from += KEYS_PER_STATEMENT) {
                 insert.setString(1, BenchmarkKeys.CHANNEL);
                 setHistoryBuckets(insert, 2, connection, keys, from, hours);
-                rows += insert.executeUpdate();
+                rows += buckets(insert);
             }
-            triggers.execute("ALTER TABLE risk_hourly_agg ENABLE TRIGGER USER");
             return rows;
         } catch (SQLException e) {
             throw new IllegalStateException("Loading history failed", e);
@@ -306,13 +336,13 @@ final class BenchmarkDatabase {
         try (Connection connection = dataSource.getConnection();
                 Statement standAside = connection.createStatement();
                 PreparedStatement insert =
-                        connection.prepareStatement(INSERT_ENTITY_HISTORY.formatted(HISTORY_BUCKETS))) {
+                        connection.prepareStatement(bucketsWritten(INSERT_ENTITY_HISTORY.formatted(HISTORY_BUCKETS)))) {
             connection.setAutoCommit(false);
             standAside.execute("SELECT set_config('risk.running_totals_written_by', 'statement', true)");
             long rows = 0;
             for (int from = 0; from < keys.size(); from += KEYS_PER_STATEMENT) {
                 setHistoryBuckets(insert, 1, connection, keys, from, historyDays * 24);
-                rows += insert.executeUpdate();
+                rows += buckets(insert);
             }
             connection.commit();
             connection.setAutoCommit(true);
@@ -339,7 +369,7 @@ final class BenchmarkDatabase {
     long loadScopeHistory(String scope, BenchmarkKeys keys, List<UUID> owners, boolean perChannel) {
         try (Connection connection = dataSource.getConnection();
                 Statement standAside = connection.createStatement();
-                PreparedStatement insert = connection.prepareStatement(INSERT_SCOPE_HISTORY)) {
+                PreparedStatement insert = connection.prepareStatement(bucketsWritten(INSERT_SCOPE_HISTORY))) {
             connection.setAutoCommit(false);
             standAside.execute("SELECT set_config('risk.running_totals_written_by', 'statement', true)");
             insert.setString(1, scope);
@@ -347,7 +377,7 @@ final class BenchmarkDatabase {
             insert.setArray(3, uuidArray(connection, keys.entityIds()));
             insert.setArray(4, uuidArray(connection, owners));
             insert.setObject(5, utc(loadHour));
-            long rows = insert.executeUpdate();
+            long rows = buckets(insert);
             connection.commit();
             connection.setAutoCommit(true);
             return rows;
@@ -361,7 +391,7 @@ final class BenchmarkDatabase {
      * after a bulk load, which autovacuum does not visit ({@link BucketTablesBulkLoad}).
      */
     void analyzeKeyBuckets() {
-        jdbc.execute("ANALYZE risk_hourly_agg");
+        jdbc.execute("ANALYZE risk_hourly_chunk");
     }
 
     /** Account-scope limits every account stays far below, so that decisions report the account scopes. */
@@ -427,11 +457,26 @@ final class BenchmarkDatabase {
         statement.setInt(index + 5, Scenario.WIDE_BUCKET_SPACING_HOURS);
     }
 
-    // the insert, answering how many rows it wrote and the heap blocks it wrote them to
+    // the insert of chunks, answering how many buckets it wrote
+    private static String bucketsWritten(String insert) {
+        return """
+                WITH written AS (%s RETURNING cardinality(hours) AS buckets)
+                SELECT coalesce(sum(buckets), 0) FROM written
+                """.formatted(insert);
+    }
+
+    private static long buckets(PreparedStatement bucketsWritten) throws SQLException {
+        try (var rs = bucketsWritten.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    // the insert of chunks, answering how many buckets it wrote and the heap blocks it wrote them to
     private static String withBlocksWritten(String insert) {
         return """
-                WITH written AS (%s RETURNING ctid)
-                SELECT count(*), array_agg(DISTINCT CAST((ctid::text::point)[0] AS bigint)) FROM written
+                WITH written AS (%s RETURNING ctid, cardinality(hours) AS buckets)
+                SELECT sum(buckets), array_agg(DISTINCT CAST((ctid::text::point)[0] AS bigint)) FROM written
                 """.formatted(insert);
     }
 
@@ -631,12 +676,12 @@ final class BenchmarkDatabase {
                 """
                 SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint AS wal_position,
                        (SELECT coalesce(sum(idx_scan), 0) FROM pg_stat_user_indexes
-                        WHERE relname IN ('risk_hourly_agg', 'risk_request_log'))::bigint AS index_scans,
+                        WHERE relname IN ('risk_hourly_chunk', 'risk_request_log'))::bigint AS index_scans,
                        statio.blocks_hit, statio.blocks_read
                 FROM (SELECT coalesce(sum(heap_blks_hit + coalesce(idx_blks_hit, 0)), 0)::bigint AS blocks_hit,
                              coalesce(sum(heap_blks_read + coalesce(idx_blks_read, 0)), 0)::bigint AS blocks_read
                       FROM pg_statio_user_tables
-                      WHERE relname IN ('risk_hourly_agg', 'risk_request_log')) AS statio
+                      WHERE relname IN ('risk_hourly_chunk', 'risk_request_log')) AS statio
                 """,
                 (rs, row) -> new ServerCounters(
                         rs.getLong("wal_position"),
@@ -659,7 +704,9 @@ final class BenchmarkDatabase {
 
     /**
      * The key set's buckets in a few sums: two phases that find the same start from the same history
-     * (resetRunBuckets leaves none of a run's buckets, releases and rewrites included).
+     * (resetRunBuckets leaves none of a run's buckets, releases included). Not the rewrites: a release into
+     * an earlier hour of the run counts one on the chunk that holds it, which may hold history too, and the
+     * count stays (a remembered window start is read again once more, nothing else).
      */
     String bucketsFingerprint(BenchmarkKeys keys) {
         try (Connection connection = dataSource.getConnection();
@@ -667,7 +714,6 @@ final class BenchmarkDatabase {
                         SELECT count(*) || ' buckets, amount ' || coalesce(sum(sum_amount), 0)
                                || ', count ' || coalesce(sum(tx_count), 0)
                                || ', running amount ' || coalesce(sum(running_amount), 0)
-                               || ', rewrites ' || coalesce(sum(rewrites), 0)
                         FROM risk_hourly_agg
                         WHERE entity_id = ANY (?::uuid[]) AND channel_code = ?
                         """)) {
@@ -684,16 +730,16 @@ final class BenchmarkDatabase {
 
     /** Removes what a run added to these keys, so the next run starts from the same history. */
     void resetRunBuckets(BenchmarkKeys keys) {
-        try (Connection connection = dataSource.getConnection();
-                PreparedStatement delete = connection.prepareStatement(DELETE_RUN_BUCKETS)) {
-            delete.setArray(1, uuidArray(connection, keys.entityIds()));
-            delete.setString(2, BenchmarkKeys.CHANNEL);
-            delete.setObject(3, utc(loadHour));
-            delete.executeUpdate();
-            jdbc.update(DELETE_RUN_SCOPE_BUCKETS, utc(loadHour));
-        } catch (SQLException e) {
-            throw new IllegalStateException("Resetting the run's buckets failed", e);
-        }
+        NamedParameterJdbcTemplate named = new NamedParameterJdbcTemplate(jdbc);
+        MapSqlParameterSource parameters = new MapSqlParameterSource()
+                .addValue("loadHour", utc(loadHour))
+                .addValue("loadHourNumber", Math.toIntExact(loadHour.getEpochSecond() / 3600))
+                .addValue("entityIds", keys.entityIds().toArray(UUID[]::new))
+                .addValue("channel", BenchmarkKeys.CHANNEL);
+        named.update(DELETE_RUN_CHUNKS.formatted(KEY_BUCKETS, OF_THE_KEYS.formatted("chunk")), parameters);
+        named.update(TRIM_RUN_BUCKETS.formatted(KEY_BUCKETS, OF_THE_KEYS.formatted("history")), parameters);
+        named.update(DELETE_RUN_CHUNKS.formatted(SCOPE_BUCKETS, ""), parameters);
+        named.update(TRIM_RUN_BUCKETS.formatted(SCOPE_BUCKETS, ""), parameters);
     }
 
     /**
@@ -719,8 +765,8 @@ final class BenchmarkDatabase {
         try (Connection connection = dataSource.getConnection();
                 Statement statement = connection.createStatement()) {
             connection.setAutoCommit(true);
-            statement.execute("VACUUM (ANALYZE) risk_hourly_agg");
-            statement.execute("VACUUM (ANALYZE) risk_scope_hourly_agg");
+            statement.execute("VACUUM (ANALYZE) risk_hourly_chunk");
+            statement.execute("VACUUM (ANALYZE) risk_scope_hourly_chunk");
             statement.execute("VACUUM (ANALYZE) risk_request_log");
             statement.execute("VACUUM (ANALYZE) risk_authorization_ledger");
             statement.execute("CHECKPOINT");
@@ -729,8 +775,8 @@ final class BenchmarkDatabase {
             statement.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm");
             // a wide key set's history is left out: a card portfolio's pages are mostly not in memory
             // (the primary keys' pages hold all key sets' entries and are read whole)
-            statement.execute("SELECT pg_prewarm('risk_hourly_agg_pkey')");
-            statement.execute("SELECT pg_prewarm('risk_scope_hourly_agg_pkey')");
+            statement.execute("SELECT pg_prewarm('risk_hourly_chunk_pkey')");
+            statement.execute("SELECT pg_prewarm('risk_scope_hourly_chunk_pkey')");
             // the request log's free space is where the next phase writes its decisions
             statement.execute("""
                     SELECT pg_prewarm(indexrelid) FROM pg_index WHERE indrelid = 'risk_request_log'::regclass
@@ -812,9 +858,9 @@ final class BenchmarkDatabase {
     /** How many bucket updates PostgreSQL made in place (HOT, no index entries) since it started. */
     String bucketUpdates() {
         return jdbc.queryForObject("""
-                SELECT n_tup_upd || ' bucket rows updated since the start, ' || n_tup_hot_upd || ' of them in place (HOT)'
+                SELECT n_tup_upd || ' chunk rows updated since the start, ' || n_tup_hot_upd || ' of them in place (HOT)'
                 FROM pg_stat_user_tables
-                WHERE relname = 'risk_hourly_agg'
+                WHERE relname = 'risk_hourly_chunk'
                 """, String.class);
     }
 

@@ -30,9 +30,9 @@ class BenchmarkDatabaseIT {
     @AfterEach
     void deleteTheKeysRows() {
         db.update("DELETE FROM risk_authorization_ledger WHERE entity_id = ANY (?::uuid[])", (Object) ids());
-        for (String table : List.of("risk_hourly_agg", "risk_scope_hourly_agg")) {
+        for (String table : List.of("risk_hourly_chunk", "risk_scope_hourly_chunk")) {
             db.update(
-                    "DELETE FROM " + table + " WHERE " + (table.equals("risk_hourly_agg") ? "entity_id" : "owner_id")
+                    "DELETE FROM " + table + " WHERE " + (table.equals("risk_hourly_chunk") ? "entity_id" : "owner_id")
                             + " = ANY (?::uuid[])",
                     (Object) ids());
         }
@@ -43,7 +43,7 @@ class BenchmarkDatabaseIT {
         assertThat(database.loadWideHistory(keys)).isEqualTo(1_000L * Scenario.WIDE_BUCKETS_PER_KEY);
         assertThat(database.loadWideEntityHistory(keys)).isEqualTo(1_000L * Scenario.WIDE_BUCKETS_PER_KEY);
         List<String> generated = entityHistory();
-        db.update("DELETE FROM risk_scope_hourly_agg WHERE owner_id = ANY (?::uuid[])", (Object) ids());
+        db.update("DELETE FROM risk_scope_hourly_chunk WHERE owner_id = ANY (?::uuid[])", (Object) ids());
 
         database.loadScopeHistory("entity", keys, keys.entityIds(), false);
 
@@ -55,15 +55,15 @@ class BenchmarkDatabaseIT {
         db.execute("CREATE EXTENSION IF NOT EXISTS pg_buffercache");
         database.loadWideHistory(keys);
         database.loadWideEntityHistory(keys);
-        List<Long> keyPages = pagesOfTheKeys("risk_hourly_agg", "entity_id");
-        List<Long> entityPages = pagesOfTheKeys("risk_scope_hourly_agg", "owner_id");
-        assertThat(inSharedBuffers("risk_hourly_agg", keyPages)).isPositive();
-        assertThat(inSharedBuffers("risk_scope_hourly_agg", entityPages)).isPositive();
+        List<Long> keyPages = pagesOfTheKeys("risk_hourly_chunk", "entity_id");
+        List<Long> entityPages = pagesOfTheKeys("risk_scope_hourly_chunk", "owner_id");
+        assertThat(inSharedBuffers("risk_hourly_chunk", keyPages)).isPositive();
+        assertThat(inSharedBuffers("risk_scope_hourly_chunk", entityPages)).isPositive();
 
         assertThat(database.evictWideHistory()).isPositive();
 
-        assertThat(inSharedBuffers("risk_hourly_agg", keyPages)).isZero();
-        assertThat(inSharedBuffers("risk_scope_hourly_agg", entityPages)).isZero();
+        assertThat(inSharedBuffers("risk_hourly_chunk", keyPages)).isZero();
+        assertThat(inSharedBuffers("risk_scope_hourly_chunk", entityPages)).isZero();
     }
 
     @Test
@@ -138,7 +138,7 @@ class BenchmarkDatabaseIT {
         assertThat(database.loadHistory(keys, 2)).isEqualTo(1_000L * 48);
         assertThat(database.loadEntityHistory(keys, 2)).isEqualTo(1_000L * 48);
         List<String> generated = entityHistory();
-        db.update("DELETE FROM risk_scope_hourly_agg WHERE owner_id = ANY (?::uuid[])", (Object) ids());
+        db.update("DELETE FROM risk_scope_hourly_chunk WHERE owner_id = ANY (?::uuid[])", (Object) ids());
 
         database.loadScopeHistory("entity", keys, keys.entityIds(), false);
 
@@ -151,13 +151,13 @@ class BenchmarkDatabaseIT {
                 new BucketTablesBulkLoad(TestInfrastructure.get().dataSource());
         List<BucketTablesBulkLoad.Index> before = bulkLoad.secondaryIndexes();
         // one table with autovacuum set as an operator may have set it, one as the migrations leave it
-        db.execute("ALTER TABLE risk_scope_hourly_agg SET (autovacuum_enabled = true)");
-        List<String> keyParameters = bulkLoad.storageParameters("risk_hourly_agg");
-        List<String> scopeParameters = bulkLoad.storageParameters("risk_scope_hourly_agg");
+        db.execute("ALTER TABLE risk_scope_hourly_chunk SET (autovacuum_enabled = true)");
+        List<String> keyParameters = bulkLoad.storageParameters("risk_hourly_chunk");
+        List<String> scopeParameters = bulkLoad.storageParameters("risk_scope_hourly_chunk");
         assertThat(keyParameters).noneMatch(parameter -> parameter.startsWith("autovacuum_enabled"));
         assertThat(before)
                 .extracting(BucketTablesBulkLoad.Index::name)
-                .contains("risk_hourly_agg_archive_idx", "risk_scope_hourly_agg_archive_idx");
+                .contains("risk_hourly_chunk_archive_idx", "risk_scope_hourly_chunk_archive_idx");
 
         long rows = bulkLoad.run(() -> {
             assertThat(bulkLoad.secondaryIndexes()).isEmpty();
@@ -168,13 +168,13 @@ class BenchmarkDatabaseIT {
 
         assertThat(rows).isEqualTo(2_000L * 48);
         assertThat(bulkLoad.secondaryIndexes()).isEqualTo(before);
-        assertThat(bulkLoad.storageParameters("risk_hourly_agg")).isEqualTo(keyParameters);
-        assertThat(bulkLoad.storageParameters("risk_scope_hourly_agg")).isEqualTo(scopeParameters);
-        db.execute("ALTER TABLE risk_scope_hourly_agg RESET (autovacuum_enabled)");
+        assertThat(bulkLoad.storageParameters("risk_hourly_chunk")).isEqualTo(keyParameters);
+        assertThat(bulkLoad.storageParameters("risk_scope_hourly_chunk")).isEqualTo(scopeParameters);
+        db.execute("ALTER TABLE risk_scope_hourly_chunk RESET (autovacuum_enabled)");
         assertThat(db.queryForObject("""
                         SELECT count(*) FROM pg_index
-                        WHERE indexrelid IN (CAST('risk_hourly_agg_archive_idx' AS regclass),
-                                             CAST('risk_scope_hourly_agg_archive_idx' AS regclass))
+                        WHERE indexrelid IN (CAST('risk_hourly_chunk_archive_idx' AS regclass),
+                                             CAST('risk_scope_hourly_chunk_archive_idx' AS regclass))
                           AND indisvalid AND indisready
                         """, Long.class)).isEqualTo(2L);
     }
@@ -184,7 +184,7 @@ class BenchmarkDatabaseIT {
         BucketTablesBulkLoad bulkLoad =
                 new BucketTablesBulkLoad(TestInfrastructure.get().dataSource());
         List<BucketTablesBulkLoad.Index> before = bulkLoad.secondaryIndexes();
-        List<String> keyParameters = bulkLoad.storageParameters("risk_hourly_agg");
+        List<String> keyParameters = bulkLoad.storageParameters("risk_hourly_chunk");
 
         assertThatThrownBy(() -> bulkLoad.run(() -> {
                     throw new IllegalStateException("the load failed");
@@ -192,7 +192,7 @@ class BenchmarkDatabaseIT {
                 .hasMessage("the load failed");
 
         assertThat(bulkLoad.secondaryIndexes()).isEqualTo(before);
-        assertThat(bulkLoad.storageParameters("risk_hourly_agg")).isEqualTo(keyParameters);
+        assertThat(bulkLoad.storageParameters("risk_hourly_chunk")).isEqualTo(keyParameters);
     }
 
     // the heap pages holding the key set's rows of a bucket table (reading them brings them into shared buffers)

@@ -18,13 +18,13 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 final class BucketTablesBulkLoad {
 
-    static final List<String> TABLES = List.of("risk_hourly_agg", "risk_scope_hourly_agg");
+    static final List<String> TABLES = List.of("risk_hourly_chunk", "risk_scope_hourly_chunk");
 
     // the bucket tables' indexes that are neither the primary key nor unique, with the statement that builds each
     private static final String SECONDARY_INDEXES = """
             SELECT CAST(index.indexrelid AS regclass)::text AS name, pg_get_indexdef(index.indexrelid) AS definition
             FROM pg_index index
-            WHERE index.indrelid IN (CAST('risk_hourly_agg' AS regclass), CAST('risk_scope_hourly_agg' AS regclass))
+            WHERE index.indrelid IN (CAST('risk_hourly_chunk' AS regclass), CAST('risk_scope_hourly_chunk' AS regclass))
               AND NOT index.indisprimary AND NOT index.indisunique
             ORDER BY 1
             """;

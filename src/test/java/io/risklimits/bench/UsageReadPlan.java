@@ -16,7 +16,7 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.test.util.AopTestUtils;
 
 /**
- * The plan of the decider's usage read of keys it reads in full (UsageReadStatements' SELECT_USAGE, as the
+ * The plan of the decider's usage read of keys it reads in full (UsageReadStatements' SELECT_CHUNKS, as the
  * service in this JVM runs it) for one batch of a wide key set's keys, all of them first sights: EXPLAIN
  * (ANALYZE, BUFFERS), printed once with the keys' pages out of shared buffers and once again with them in.
  * The statement and the window starts are read from the service's own classes, so the plan is of the code
@@ -39,7 +39,7 @@ final class UsageReadPlan {
         try {
             Class<?> repositoryType = Class.forName(REPOSITORY);
             Class<?> statements = Class.forName(STATEMENTS);
-            Field statement = statements.getDeclaredField("SELECT_USAGE");
+            Field statement = statements.getDeclaredField("SELECT_CHUNKS");
             statement.setAccessible(true);
             // a template for either bucket table: the business keys' is the one the plan is of
             Class<?> tables = Class.forName("io.risklimits.decision.store.BucketTable");
@@ -49,8 +49,6 @@ final class UsageReadPlan {
             String sql = (String) render.invoke(keyBuckets, statement.get(null));
             Method windowStarts = repositoryType.getDeclaredMethod("windowStartInstants", Instant.class);
             windowStarts.setAccessible(true);
-            Field recentBuckets = statements.getDeclaredField("RECENT_BUCKETS");
-            recentBuckets.setAccessible(true);
             // the bean is a proxy (a repository's exception translation): the method runs on its target
             Object repository = AopTestUtils.getUltimateTargetObject(service.bean(repositoryType));
             @SuppressWarnings("unchecked")
@@ -76,8 +74,7 @@ final class UsageReadPlan {
                             batch.stream().map(i -> BenchmarkKeys.CHANNEL).toArray(String[]::new))
                     .addValue("directions", batch.stream().map(keys::direction).toArray(String[]::new))
                     .addValue("windowStarts", starts)
-                    .addValue("earliestStart", earliestStart)
-                    .addValue("recentBuckets", recentBuckets.getInt(null));
+                    .addValue("earliestStart", earliestStart);
             NamedParameterJdbcTemplate jdbc = new NamedParameterJdbcTemplate(dataSource);
             firstSights.restore(service, database);
             for (String pages : List.of("out of shared buffers", "in shared buffers")) {

@@ -341,7 +341,7 @@ class OperatorCliIT {
                     .containsPattern("risk_hourly_agg\\s+" + backlog + "\n")
                     .containsPattern(commandId + "\\s+COMPLETED\\s+\\S+\\s+\\S+\\s+true\\s+42\\s+7");
         } finally {
-            db.update("DELETE FROM risk_hourly_agg WHERE channel_code = ?", channel);
+            db.update("DELETE FROM risk_hourly_chunk WHERE channel_code = ?", channel);
             db.update("DELETE FROM risk_archive_command WHERE command_id = ?", commandId);
         }
     }

@@ -37,8 +37,8 @@ class UsageCommandIT {
                 channel,
                 entity,
                 account);
-        db.update("DELETE FROM risk_hourly_agg WHERE entity_id = ?", entity);
-        db.update("DELETE FROM risk_scope_hourly_agg WHERE owner_id IN (?, ?)", entity, account);
+        db.update("DELETE FROM risk_hourly_chunk WHERE entity_id = ?", entity);
+        db.update("DELETE FROM risk_scope_hourly_chunk WHERE owner_id IN (?, ?)", entity, account);
     }
 
     @Test

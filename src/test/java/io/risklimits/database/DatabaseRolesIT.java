@@ -100,10 +100,11 @@ class DatabaseRolesIT {
         try (Connection decider = connect(DECIDER_LOGIN)) {
             assertRefused(decider, "CREATE TABLE risk_it_intruder (id int)", "permission denied for schema");
             assertRefused(decider, "DROP TABLE risk_request_log", "must be owner");
-            assertRefused(decider, "ALTER TABLE risk_hourly_agg ADD COLUMN intruder int", "must be owner");
+            assertRefused(decider, "ALTER TABLE risk_hourly_chunk ADD COLUMN intruder int", "must be owner");
             assertRefused(decider, "CREATE INDEX risk_it_intruder ON risk_request_log (amount)", "must be owner");
             assertRefused(decider, "DELETE FROM risk_request_log WHERE false", "permission denied for table");
-            assertRefused(decider, "DELETE FROM risk_hourly_agg WHERE false", "permission denied for table");
+            assertRefused(decider, "DELETE FROM risk_hourly_chunk WHERE false", "permission denied for table");
+            assertRefused(decider, "DELETE FROM risk_hourly_agg WHERE false", "permission denied for view");
             assertRefused(decider, "DELETE FROM risk_keyless_request_log WHERE false", "permission denied for table");
             assertRefused(decider, "TRUNCATE risk_request_log", "permission denied for table");
             assertRefused(decider, "UPDATE risk_limit SET max_amount = 0 WHERE false", "permission denied for table");
@@ -121,7 +122,7 @@ class DatabaseRolesIT {
         owner.update("DELETE FROM risk_archive_lease");
         owner.update("DELETE FROM risk_archive_cursor");
         owner.update("INSERT INTO risk_archive_cursor (cursor_ts) VALUES (?)", cutoff.minusHours(1));
-        LocalDateTime bucket = cutoff.minusMinutes(30);
+        LocalDateTime bucket = cutoff.minusHours(1);
         owner.update("""
                 INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count)
                 VALUES (?, ?, 'OUT', ?, 100, 1)

@@ -49,7 +49,7 @@ class CurrenciesDeciderIT {
         for (String table : List.of("risk_hourly_agg", "risk_authorization_ledger", "risk_request_log")) {
             db.update("DELETE FROM " + table + " WHERE entity_id = ?", entity);
         }
-        db.update("DELETE FROM risk_scope_hourly_agg WHERE owner_id = ?", entity);
+        db.update("DELETE FROM risk_scope_hourly_chunk WHERE owner_id = ?", entity);
     }
 
     @Test

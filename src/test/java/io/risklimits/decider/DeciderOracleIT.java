@@ -1140,22 +1140,43 @@ class DeciderOracleIT {
         String[] name = scopeKey.split(":");
         LocalDateTime bucket = LocalDateTime.ofInstant(hour, ZoneOffset.UTC);
         if (scope.equals("key")) {
+            // an upsert through the view, which takes no ON CONFLICT
             db.update("""
+                    WITH added (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count) AS (
+                        VALUES (CAST(? AS uuid), CAST(? AS text), CAST(? AS text), CAST(? AS timestamp),
+                                CAST(? AS bigint), CAST(? AS integer))
+                    ), updated AS (
+                        UPDATE risk_hourly_agg bucket
+                        SET sum_amount = bucket.sum_amount + added.sum_amount,
+                            tx_count   = bucket.tx_count + added.tx_count
+                        FROM added
+                        WHERE (bucket.entity_id, bucket.channel_code, bucket.direction_code, bucket.bucket_ts)
+                            = (added.entity_id, added.channel_code, added.direction_code, added.bucket_ts)
+                        RETURNING 1
+                    )
                     INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount,
                                                  tx_count)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (entity_id, channel_code, direction_code, bucket_ts) DO UPDATE
-                    SET sum_amount = risk_hourly_agg.sum_amount + EXCLUDED.sum_amount,
-                        tx_count = risk_hourly_agg.tx_count + EXCLUDED.tx_count
+                    SELECT * FROM added WHERE NOT EXISTS (SELECT FROM updated)
                     """, UUID.fromString(name[0]), name[1], name[2], bucket, amount, count);
         } else {
             db.update("""
+                    WITH added (scope, owner_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count) AS (
+                        VALUES (CAST(? AS text), CAST(? AS uuid), CAST(? AS text), CAST(? AS text),
+                                CAST(? AS timestamp), CAST(? AS bigint), CAST(? AS integer))
+                    ), updated AS (
+                        UPDATE risk_scope_hourly_agg bucket
+                        SET sum_amount = bucket.sum_amount + added.sum_amount,
+                            tx_count   = bucket.tx_count + added.tx_count
+                        FROM added
+                        WHERE (bucket.scope, bucket.owner_id, bucket.channel_code, bucket.direction_code,
+                               bucket.bucket_ts)
+                            = (added.scope, added.owner_id, added.channel_code, added.direction_code,
+                               added.bucket_ts)
+                        RETURNING 1
+                    )
                     INSERT INTO risk_scope_hourly_agg (scope, owner_id, channel_code, direction_code, bucket_ts,
                                                        sum_amount, tx_count)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (scope, owner_id, channel_code, direction_code, bucket_ts) DO UPDATE
-                    SET sum_amount = risk_scope_hourly_agg.sum_amount + EXCLUDED.sum_amount,
-                        tx_count = risk_scope_hourly_agg.tx_count + EXCLUDED.tx_count
+                    SELECT * FROM added WHERE NOT EXISTS (SELECT FROM updated)
                     """, scope, UUID.fromString(name[1]), name[2], name[3], bucket, amount, count);
         }
     }

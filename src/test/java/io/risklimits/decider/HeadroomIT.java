@@ -161,8 +161,8 @@ class HeadroomIT {
             assertThat(replay.withoutReplayedFlag()).isEqualTo(decided.withoutReplayedFlag());
         } finally {
             db.update("DELETE FROM risk_request_log WHERE entity_id = ?", entity);
-            db.update("DELETE FROM risk_hourly_agg WHERE entity_id = ?", entity);
-            db.update("DELETE FROM risk_scope_hourly_agg WHERE owner_id = ?", entity);
+            db.update("DELETE FROM risk_hourly_chunk WHERE entity_id = ?", entity);
+            db.update("DELETE FROM risk_scope_hourly_chunk WHERE owner_id = ?", entity);
         }
     }
 

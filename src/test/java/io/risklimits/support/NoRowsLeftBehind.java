@@ -26,8 +26,8 @@ public final class NoRowsLeftBehind implements BeforeAllCallback, AfterAllCallba
             SELECT 'risk_request_log', entity_id::text FROM risk_request_log
             UNION SELECT 'risk_keyless_request_log', entity_id::text FROM risk_keyless_request_log
                   WHERE entity_id IS NOT NULL
-            UNION SELECT 'risk_hourly_agg', entity_id::text FROM risk_hourly_agg
-            UNION SELECT 'risk_scope_hourly_agg', owner_id::text FROM risk_scope_hourly_agg
+            UNION SELECT 'risk_hourly_agg', entity_id::text FROM risk_hourly_chunk
+            UNION SELECT 'risk_scope_hourly_agg', owner_id::text FROM risk_scope_hourly_chunk
             UNION SELECT 'risk_authorization_ledger', entity_id::text FROM risk_authorization_ledger
             UNION SELECT 'risk_fx_rate', currency || ' valid from ' || valid_from FROM risk_fx_rate
             """;

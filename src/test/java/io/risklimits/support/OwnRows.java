@@ -38,8 +38,8 @@ public final class OwnRows {
     public void deleteTheirRows(JdbcTemplate db) {
         UUID[] owners = Stream.concat(entities.stream(), accounts.stream()).toArray(UUID[]::new);
         UUID[] theEntities = entities.toArray(UUID[]::new);
-        db.update("DELETE FROM risk_hourly_agg WHERE entity_id = ANY (?)", (Object) theEntities);
-        db.update("DELETE FROM risk_scope_hourly_agg WHERE owner_id = ANY (?)", (Object) owners);
+        db.update("DELETE FROM risk_hourly_chunk WHERE entity_id = ANY (?)", (Object) theEntities);
+        db.update("DELETE FROM risk_scope_hourly_chunk WHERE owner_id = ANY (?)", (Object) owners);
         db.update("DELETE FROM risk_authorization_ledger WHERE entity_id = ANY (?)", (Object) theEntities);
         db.update("DELETE FROM risk_request_log WHERE entity_id = ANY (?)", (Object) theEntities);
         db.update("DELETE FROM risk_keyless_request_log WHERE entity_id = ANY (?)", (Object) theEntities);

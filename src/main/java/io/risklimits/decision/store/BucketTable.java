@@ -16,12 +16,14 @@ import java.util.stream.Collectors;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 
 /**
- * The two tables of hourly buckets, which differ only in the columns of their key: risk_hourly_agg holds
- * the business keys' buckets ({@link Scope#KEY}), keyed by entity_id, channel_code and direction_code;
- * risk_scope_hourly_agg the other scopes', keyed by scope, owner_id, channel_code and direction_code.
- * Their statements are written once, as templates in which
+ * The two tables of hourly buckets, kept in chunks of up to 24 (V13), which differ only in the columns
+ * of their key: risk_hourly_chunk holds the business keys' buckets ({@link Scope#KEY}), keyed by
+ * entity_id, channel_code and direction_code; risk_scope_hourly_chunk the other scopes', keyed by scope,
+ * owner_id, channel_code and direction_code. Each has a view of a row per key and hour (risk_hourly_agg,
+ * risk_scope_hourly_agg) through which any write keeps the running totals. Their statements are written
+ * once, as templates in which
  * <ul>
- *   <li>{@code {table}} is the table,
+ *   <li>{@code {table}} is the table of chunks, {@code {view}} its view of a row per hour,
  *   <li>{@code {columns}} the key's columns, as in a column list,
  *   <li>{@code {alias.columns}} the same, each qualified by the alias,
  *   <li>{@code {alias.key}} the key as a row, {@code (alias.column, ...)}: two keys are compared as rows,
@@ -31,10 +33,12 @@ import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
  */
 enum BucketTable {
     KEY_BUCKETS(
+            "risk_hourly_chunk",
             "risk_hourly_agg",
             List.of("entity_id", "channel_code", "direction_code"),
             "CAST(:entityIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[])"),
     SCOPE_BUCKETS(
+            "risk_scope_hourly_chunk",
             "risk_scope_hourly_agg",
             List.of("scope", "owner_id", "channel_code", "direction_code"),
             "CAST(:scopes AS text[]), CAST(:ownerIds AS uuid[]), CAST(:channels AS text[]), CAST(:directions AS text[])");
@@ -42,13 +46,15 @@ enum BucketTable {
     private static final Pattern QUALIFIED = Pattern.compile("\\{(\\w+)\\.(columns|key)}");
 
     private final String table;
+    private final String view;
     private final List<String> columns;
     private final String arrays;
     // the statements are constants: each is rendered once per table, not once per batch
     private final Map<String, String> rendered = new ConcurrentHashMap<>();
 
-    BucketTable(String table, List<String> columns, String arrays) {
+    BucketTable(String table, String view, List<String> columns, String arrays) {
         this.table = table;
+        this.view = view;
         this.columns = columns;
         this.arrays = arrays;
     }
@@ -72,6 +78,7 @@ enum BucketTable {
             return Matcher.quoteReplacement(match.group(2).equals("key") ? "(" + list + ")" : list);
         });
         return rendered.replace("{table}", table)
+                .replace("{view}", view)
                 .replace("{columns}", String.join(", ", columns))
                 .replace("{arrays}", arrays);
     }

@@ -1,6 +1,5 @@
 package io.risklimits.decision.store;
 
-import static io.risklimits.decision.store.SqlTime.instantFromUtcTimestamp;
 import static io.risklimits.decision.store.SqlTime.utcTimestamp;
 
 import io.risklimits.decision.ScopeKey;
@@ -30,16 +29,16 @@ import org.springframework.stereotype.Repository;
 
 /**
  * Usage of many scope keys at once in every window that counts usage, from the running totals of their
- * buckets (risk_hourly_agg for business keys, risk_scope_hourly_agg for the other scopes, {@link BucketTable}): usage of a window = the latest bucket's running total - the running total before the
- * window's first bucket (rolling windows by hours, calendar windows in the {@link WindowCalendar}'s
- * zone). That second total (the key's {@link WindowStarts}) is read from the primary key alone (it
- * carries each bucket's totals before it): one range scan of the key's buckets since its earliest
- * window start, from which the statement returns the totals before each window, or for a key with many
- * of them ({@link UsageReadStatements#RECENT_BUCKETS} or more) a probe per window; and it stays the same for the whole hour, so it is read once per key and hour and then remembered
- * ({@link WindowStartsCache}); the latest bucket is read every time. The latest bucket is returned too, so that
- * the bucket write need not look it up again. A key whose usage no limit checks (the decider's caller says
- * which) has its latest bucket read alone, for the write, and no usage: its window starts are neither read
- * nor remembered. The statements are in {@link UsageReadStatements}.
+ * buckets, kept in chunks of up to 24 (V13; risk_hourly_chunk for business keys, risk_scope_hourly_chunk
+ * for the other scopes, {@link BucketTable}): usage of a window = the latest bucket's running total - the
+ * running total before the window's first bucket (rolling windows by hours, calendar windows in the {@link
+ * WindowCalendar}'s zone). That second total (the key's {@link WindowStarts}) is picked from the key's
+ * chunks from the one that holds its earliest window start on ({@link KeyChunks}); it stays the same for
+ * the whole hour, so it is read once per key and hour and then remembered ({@link WindowStartsCache}),
+ * and the latest bucket, the last of the newest chunk, is read every time. The latest bucket is returned
+ * too, so that the bucket write need not look it up again. A key whose usage no limit checks (the
+ * decider's caller says which) has its latest bucket read alone, for the write, and no usage: its window
+ * starts are neither read nor remembered. The statements are in {@link UsageReadStatements}.
  */
 @Repository
 class RunningUsageRepository {
@@ -144,34 +143,59 @@ class RunningUsageRepository {
         };
     }
 
-    // the keys' rows with their window starts as read
+    // the keys' rows with their window starts as read from their chunks
     private Supplier<List<KeyRow>> withWindowStarts(
             BucketTable table, List<ScopeKey> keys, Instant bucket, RoundTrip trip) {
         List<Instant> starts = windowStartInstants(bucket);
+        Map<Window, Integer> firstHours = new EnumMap<>(Window.class);
+        for (int i = 0; i < starts.size(); i++) {
+            firstHours.put(Window.USAGE_WINDOWS.get(i), SqlTime.hourNumber(starts.get(i)));
+        }
+        int firstHourOf24h = firstHours.get(Window.USAGE_WINDOWS.get(0));
         MapSqlParameterSource parameters = table.parameters(keys)
-                .addValue(
-                        "windowStarts",
-                        starts.stream()
-                                .map(start -> utcTimestamp(start).toString())
-                                .toArray(String[]::new))
                 .addValue(
                         "earliestStart",
                         utcTimestamp(starts.stream().min(Instant::compareTo).orElseThrow())
-                                .toString())
-                .addValue("recentBuckets", UsageReadStatements.RECENT_BUCKETS);
-        return trip.query(table.sql(UsageReadStatements.SELECT_USAGE), parameters, rs -> {
+                                .toString());
+        return trip.query(table.sql(UsageReadStatements.SELECT_CHUNKS), parameters, rs -> {
             List<KeyRow> read = new ArrayList<>(keys.size());
-            while (rs.next()) {
-                LatestBucket latest = latestBucket(rs);
+            boolean more = rs.next();
+            while (more) {
+                long position = rs.getLong("position");
+                ScopeKey key = table.scopeKey(rs);
+                List<KeyChunks.Chunk> chunks = new ArrayList<>();
+                while (more && rs.getLong("position") == position) {
+                    if (rs.getString("row_id") != null) {
+                        chunks.add(chunk(rs));
+                    }
+                    more = rs.next();
+                }
+                KeyChunks keyChunks = new KeyChunks(chunks);
                 read.add(new KeyRow(
-                        table.scopeKey(rs), latest, windowStarts(rs, latest), false, rs.getBoolean("bucket_in_24h")));
+                        key,
+                        keyChunks.latest(),
+                        keyChunks.startsOf(firstHours),
+                        false,
+                        keyChunks.hasBucketSince(firstHourOf24h)));
             }
             return read;
         });
     }
 
-    // the first hour of each window that counts usage, in Window order (24h first); SELECT_USAGE reads
-    // them as UTC timestamps in text, since the driver binds no array of date-times
+    private static KeyChunks.Chunk chunk(ResultSet rs) throws SQLException {
+        return new KeyChunks.Chunk(
+                rs.getString("row_id"),
+                (Integer[]) rs.getArray("hours").getArray(),
+                (Long[]) rs.getArray("sums").getArray(),
+                (Integer[]) rs.getArray("counts").getArray(),
+                rs.getBigDecimal("amount_before"),
+                rs.getLong("count_before"),
+                rs.getBigDecimal("running_amount"),
+                rs.getLong("running_count"),
+                rs.getLong("rewrites"));
+    }
+
+    // the first hour of each window that counts usage, in Window order (24h first)
     private List<Instant> windowStartInstants(Instant bucket) {
         return Window.USAGE_WINDOWS.stream()
                 .map(window -> calendar.startFor(window, bucket))
@@ -256,24 +280,15 @@ class RunningUsageRepository {
     }
 
     private static LatestBucket latestBucket(ResultSet rs) throws SQLException {
-        Instant bucketTs = instantFromUtcTimestamp(rs, "latest_bucket_ts");
-        return bucketTs == null
+        int hour = rs.getInt("latest_hour");
+        return rs.wasNull()
                 ? null
                 : new LatestBucket(
-                        bucketTs,
+                        SqlTime.hourInstant(hour),
                         rs.getBigDecimal("latest_running_amount"),
                         rs.getLong("latest_running_count"),
                         rs.getLong("latest_rewrites"),
-                        rs.getString("latest_row_id"));
-    }
-
-    private static WindowStarts windowStarts(ResultSet rs, LatestBucket latest) throws SQLException {
-        BigDecimal[] amounts = (BigDecimal[]) rs.getArray("amounts_before").getArray();
-        Long[] counts = (Long[]) rs.getArray("counts_before").getArray();
-        Map<Window, WindowStarts.Before> byWindow = new EnumMap<>(Window.class);
-        for (int i = 0; i < Window.USAGE_WINDOWS.size(); i++) {
-            byWindow.put(Window.USAGE_WINDOWS.get(i), new WindowStarts.Before(amounts[i], counts[i]));
-        }
-        return new WindowStarts(byWindow, latest == null ? 0 : latest.rewrites());
+                        rs.getString("latest_row_id"),
+                        rs.getInt("latest_chunk_buckets"));
     }
 }

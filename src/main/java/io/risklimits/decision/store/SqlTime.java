@@ -36,6 +36,20 @@ final class SqlTime {
         return value == null ? null : value.toInstant();
     }
 
+    /** A bucket's hour as the chunks keep it (V13): hours since 1970-01-01T00:00Z. */
+    static int hourNumber(Instant bucket) {
+        long seconds = bucket.getEpochSecond();
+        if (seconds % 3600 != 0 || bucket.getNano() != 0) {
+            throw new IllegalArgumentException(bucket + " is not the start of an hour");
+        }
+        return Math.toIntExact(seconds / 3600);
+    }
+
+    /** The hour of a chunk's bucket (V13) as an instant. */
+    static Instant hourInstant(int hourNumber) {
+        return Instant.ofEpochSecond(hourNumber * 3600L);
+    }
+
     static Instant instantFromUtcTimestamp(ResultSet rs, String column) throws SQLException {
         LocalDateTime value = rs.getObject(column, LocalDateTime.class);
         return value == null ? null : value.toInstant(ZoneOffset.UTC);

@@ -41,10 +41,9 @@ class BucketPagesIT {
     }
 
     /**
-     * Adding to a key's current bucket changes no indexed value (the primary key carries the totals
-     * before the bucket, which do not move when the bucket grows), so PostgreSQL updates the row on its
-     * heap page (HOT) and writes no index entries. With the bucket's own totals in the index no update
-     * would be HOT (docs/adr/0002-bucket-key-and-in-place-updates.md).
+     * Adding to a key's current bucket, or appending the hour's first to its chunk, changes no indexed
+     * value (the primary key is the key and the chunk's first hour), so PostgreSQL updates the chunk's row
+     * on its heap page (HOT) and writes no index entries (docs/adr/0006-buckets-in-chunks.md).
      */
     @Test
     void addingToTheCurrentBucketWritesNoIndexEntries() {
@@ -57,16 +56,16 @@ class BucketPagesIT {
             updates.add(transaction.execute(status -> {
                 batched.addAtTheKey(entity, bucket, 10);
                 return db.queryForObject("""
-                        SELECT pg_stat_get_xact_tuples_updated('risk_hourly_agg'::regclass) || ' updated, '
-                               || pg_stat_get_xact_tuples_hot_updated('risk_hourly_agg'::regclass) || ' HOT'
+                        SELECT pg_stat_get_xact_tuples_updated('risk_hourly_chunk'::regclass) || ' updated, '
+                               || pg_stat_get_xact_tuples_hot_updated('risk_hourly_chunk'::regclass) || ' HOT'
                         """, String.class);
             }));
         }
 
-        // the first transaction inserts the bucket; the four after it add to it
+        // the first transaction appends the bucket to the key's chunk (V13); the four after it add to it
         assertThat(updates)
                 .containsExactly(
-                        "0 updated, 0 HOT",
+                        "1 updated, 1 HOT",
                         "1 updated, 1 HOT",
                         "1 updated, 1 HOT",
                         "1 updated, 1 HOT",
@@ -95,10 +94,10 @@ class BucketPagesIT {
         String updates = transaction.execute(status -> {
             batched.addAtEachKeyAndEntity(keys, bucket, 10);
             return db.queryForObject("""
-                    SELECT pg_stat_get_xact_tuples_updated('risk_hourly_agg'::regclass) || ' updated, '
-                           || pg_stat_get_xact_tuples_hot_updated('risk_hourly_agg'::regclass) || ' HOT; '
-                           || pg_stat_get_xact_tuples_updated('risk_scope_hourly_agg'::regclass) || ' updated, '
-                           || pg_stat_get_xact_tuples_hot_updated('risk_scope_hourly_agg'::regclass) || ' HOT'
+                    SELECT pg_stat_get_xact_tuples_updated('risk_hourly_chunk'::regclass) || ' updated, '
+                           || pg_stat_get_xact_tuples_hot_updated('risk_hourly_chunk'::regclass) || ' HOT; '
+                           || pg_stat_get_xact_tuples_updated('risk_scope_hourly_chunk'::regclass) || ' updated, '
+                           || pg_stat_get_xact_tuples_hot_updated('risk_scope_hourly_chunk'::regclass) || ' HOT'
                     """, String.class);
         });
 
@@ -139,8 +138,8 @@ class BucketPagesIT {
                        || count(*) FILTER (WHERE record_type LIKE 'LOCK%') || ' locked'
                 FROM pg_get_wal_block_info(?::pg_lsn, ?::pg_lsn, false)
                 WHERE resource_manager = 'Heap'
-                  AND relfilenode IN (pg_relation_filenode('risk_hourly_agg'),
-                                      pg_relation_filenode('risk_scope_hourly_agg'))
+                  AND relfilenode IN (pg_relation_filenode('risk_hourly_chunk'),
+                                      pg_relation_filenode('risk_scope_hourly_chunk'))
                 """, String.class, before, after);
 
         // every key's bucket and its entity's

@@ -22,10 +22,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * Window starts read for a key seen for the first time: from one range scan of its buckets since the
- * earliest window start when it has fewer than {@link UsageReadStatements#RECENT_BUCKETS} of them,
- * by a probe per window start when it has more. Either way a window's usage must be the plain sum of its
- * buckets ({@link SummedUsage}), with buckets on, just before and long before every window's first hour.
+ * Window starts read for a key seen for the first time: picked from its chunks of up to {@link
+ * LatestBucket#CHUNK_BUCKETS} buckets (V13), from the one that holds its earliest window start on. A
+ * window's usage must be the plain sum of its buckets ({@link SummedUsage}), with buckets on, just before
+ * and long before every window's first hour, in one chunk or in many.
  */
 @ExtendWith(NoRowsLeftBehind.class)
 class RecentBucketsIT {
@@ -50,7 +50,7 @@ class RecentBucketsIT {
     }
 
     @Test
-    void bucketsOnAndBesideEveryWindowStartAndOlderOnesAreReadInOneScan() {
+    void bucketsOnAndBesideEveryWindowStartAndOlderOnes() {
         BusinessKey key = ownKeys.newKey();
         List<Instant> hours = new ArrayList<>(List.of(NOW.minus(Duration.ofDays(40)), NOW.minus(Duration.ofDays(35))));
         for (Instant start : windowStarts) {
@@ -73,12 +73,13 @@ class RecentBucketsIT {
     }
 
     @Test
-    void keysAroundTheRangeScansSizeAgreeWithTheSumsWhicheverWayTheyAreRead() {
+    void keysAroundAChunksSizeAgreeWithTheSums() {
         for (int recent : new int[] {
             0,
-            UsageReadStatements.RECENT_BUCKETS - 1,
-            UsageReadStatements.RECENT_BUCKETS,
-            UsageReadStatements.RECENT_BUCKETS + 1,
+            LatestBucket.CHUNK_BUCKETS - 1,
+            LatestBucket.CHUNK_BUCKETS,
+            LatestBucket.CHUNK_BUCKETS + 1,
+            2 * LatestBucket.CHUNK_BUCKETS,
             400
         }) {
             BusinessKey key = ownKeys.newKey();

@@ -85,7 +85,7 @@ class RememberedWindowStartsIT {
         addToBucket(key, -1000, 400);
         usage(remembering, key);
 
-        db.update("DELETE FROM risk_hourly_agg WHERE entity_id = ?", key.entityId());
+        db.update("DELETE FROM risk_hourly_chunk WHERE entity_id = ?", key.entityId());
         addToBucket(key, 0, 30);
 
         assertThat(usage(remembering, key)).isEqualTo(summed.usageUpTo(key, BUCKET));
@@ -102,7 +102,7 @@ class RememberedWindowStartsIT {
         addToBucket(key, -1000, 400);
         usage(remembering, key);
 
-        db.update("DELETE FROM risk_hourly_agg WHERE entity_id = ?", key.entityId());
+        db.update("DELETE FROM risk_hourly_chunk WHERE entity_id = ?", key.entityId());
         addToBucket(key, 0, 500);
 
         assertThat(usage(remembering, key).of(Window.LAST_24_HOURS)).isEqualTo(new Tally(500, 1));
@@ -229,7 +229,7 @@ class RememberedWindowStartsIT {
 
     private int indexScansInThisTransaction() {
         return db.queryForObject(
-                "SELECT pg_stat_get_xact_numscans('risk_hourly_agg_pkey'::regclass)::int", Integer.class);
+                "SELECT pg_stat_get_xact_numscans('risk_hourly_chunk_pkey'::regclass)::int", Integer.class);
     }
 
     /**

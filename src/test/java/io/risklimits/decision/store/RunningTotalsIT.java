@@ -105,7 +105,8 @@ class RunningTotalsIT {
     /**
      * A writer that leaves the totals to the triggers gets them right whatever it wrote into them, in a
      * statement that changes several buckets of a key: each changed bucket moves from its totals before
-     * the statement by its own change and its earlier buckets' changes, and counts a rewrite for each.
+     * the statement by its own change and its earlier buckets' changes, and counts a rewrite for each, on
+     * the chunk that holds it and every later one (V13): the four buckets of one chunk all show its count.
      */
     @Test
     void anUpdateThatAlsoWritesTheTotalsGetsThemFromTheTriggers() {
@@ -124,7 +125,7 @@ class RunningTotalsIT {
 
         assertThat(mismatches(entity)).isEmpty();
         List<Long> rewritesAfter = rewrites(entity);
-        assertThat(rewritesAdded(rewritesBefore, rewritesAfter)).containsExactly(0L, 1L, 2L, 2L);
+        assertThat(rewritesAdded(rewritesBefore, rewritesAfter)).containsExactly(2L, 2L, 2L, 2L);
     }
 
     /** The same for a scope key's buckets, which have triggers of their own. */
@@ -148,7 +149,7 @@ class RunningTotalsIT {
 
         assertThat(entityScopeMismatches(entity)).isEmpty();
         List<Long> rewritesAfter = scopeRewrites(entity);
-        assertThat(rewritesAdded(rewritesBefore, rewritesAfter)).containsExactly(0L, 1L, 2L, 2L);
+        assertThat(rewritesAdded(rewritesBefore, rewritesAfter)).containsExactly(2L, 2L, 2L, 2L);
     }
 
     private List<Long> scopeRewrites(UUID entity) {
@@ -231,13 +232,24 @@ class RunningTotalsIT {
                 WHERE hour <> 2
                 ORDER BY hour DESC
                 """, entity, Timestamp.valueOf(START));
+        // an upsert through the view, which takes no ON CONFLICT
         db.update("""
+                WITH added AS (
+                    SELECT CAST(? AS uuid) AS entity_id, CAST(? AS timestamp) + make_interval(hours => hour) AS bucket_ts
+                    FROM generate_series(1, 8) AS hour
+                ), updated AS (
+                    UPDATE risk_hourly_agg bucket
+                    SET sum_amount = bucket.sum_amount + 5,
+                        tx_count   = bucket.tx_count + 1
+                    FROM added
+                    WHERE (bucket.entity_id, bucket.channel_code, bucket.direction_code, bucket.bucket_ts)
+                        = (added.entity_id, 'CARD', 'OUT', added.bucket_ts)
+                    RETURNING bucket.bucket_ts
+                )
                 INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count)
-                SELECT ?, 'CARD', 'OUT', ?::timestamp + make_interval(hours => hour), 5, 1
-                FROM generate_series(1, 8) AS hour
-                ON CONFLICT (entity_id, channel_code, direction_code, bucket_ts)
-                DO UPDATE SET sum_amount = risk_hourly_agg.sum_amount + EXCLUDED.sum_amount,
-                              tx_count   = risk_hourly_agg.tx_count + EXCLUDED.tx_count
+                SELECT entity_id, 'CARD', 'OUT', bucket_ts, 5, 1
+                FROM added
+                WHERE bucket_ts NOT IN (SELECT bucket_ts FROM updated)
                 """, entity, Timestamp.valueOf(START));
 
         assertThat(mismatches(entity)).isEmpty();
@@ -249,29 +261,19 @@ class RunningTotalsIT {
     }
 
     /**
-     * A bulk load through the triggers into a table whose statistics say it is empty: the triggers'
-     * lookups are planned then, and kept for the whole statement. Unless they take the primary key
-     * (their functions run with enable_seqscan off) each row reads the growing table; that made a
-     * 200,000-row insert run for many minutes.
-     * The table is a copy of risk_hourly_agg with the same triggers, in a schema of its own, dropped
-     * with the transaction.
+     * A bulk load through the view: each row's trigger looks the key's chunks up, and takes the primary key
+     * whatever the planner's estimates say (the write functions run with enable_seqscan off, V13). Planned
+     * as a sequential scan, each row would read the whole growing table: that made a 200,000-row insert
+     * through V1's triggers run for many minutes on a table whose statistics said it was empty. Here index
+     * scans are made to look dear instead.
      */
     @Test
-    void aBulkLoadIntoAnEmptyTableDoesNotReadItOncePerRow() {
-        String schema = "bulk_load_" + UUID.randomUUID().toString().replace("-", "");
-        String table = schema + ".risk_hourly_agg";
+    void aBulkLoadThroughTheViewDoesNotReadTheTableOncePerRow() {
         long tableScans = transaction.execute(status -> {
             status.setRollbackOnly();
-            db.execute("CREATE SCHEMA " + schema);
-            db.execute("CREATE TABLE " + table + " (LIKE public.risk_hourly_agg INCLUDING ALL)");
-            db.execute("CREATE TRIGGER running_totals BEFORE INSERT ON " + table
-                    + " FOR EACH ROW EXECUTE FUNCTION public.risk_hourly_agg_set_running_totals()");
-            db.execute("CREATE TRIGGER running_totals_forward AFTER INSERT OR UPDATE OF sum_amount, tx_count ON "
-                    + table + " FOR EACH ROW EXECUTE FUNCTION public.risk_hourly_agg_carry_forward()");
-            db.execute("ANALYZE " + table);
-            // the triggers' unqualified risk_hourly_agg is now the copy
-            db.execute("SET LOCAL search_path = " + schema + ", public");
-            long scansBefore = sequentialScans(table);
+            db.execute("SET LOCAL random_page_cost = 1000000");
+            db.execute("SET LOCAL cpu_index_tuple_cost = 1000000");
+            long scansBefore = sequentialScans("risk_hourly_chunk");
             db.update("""
                     INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count)
                     SELECT key.entity_id, 'CARD', 'OUT', ?::timestamp + make_interval(hours => hour), 10, 1
@@ -279,10 +281,12 @@ class RunningTotalsIT {
                          generate_series(0, 9) AS hour
                     ORDER BY hour
                     """, Timestamp.valueOf(START));
-            long scansOfTheLoad = sequentialScans(table) - scansBefore;
+            long scansOfTheLoad = sequentialScans("risk_hourly_chunk") - scansBefore;
             assertThat(db.queryForObject(
-                            "SELECT count(*) FROM risk_hourly_agg WHERE running_count = 10 AND running_amount = 100",
-                            Long.class))
+                            "SELECT count(*) FROM risk_hourly_chunk WHERE running_count = 10 AND running_amount = 100"
+                                    + " AND first_ts = ?",
+                            Long.class,
+                            Timestamp.valueOf(START)))
                     .isEqualTo(200);
             return scansOfTheLoad;
         });

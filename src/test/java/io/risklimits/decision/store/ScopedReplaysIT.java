@@ -58,7 +58,7 @@ class ScopedReplaysIT {
     void deleteTheTestsRows() {
         keys.deleteTheirRows(db);
         for (UUID owner : scopeOwners) {
-            db.update("DELETE FROM risk_scope_hourly_agg WHERE owner_id = ?", owner);
+            db.update("DELETE FROM risk_scope_hourly_chunk WHERE owner_id = ?", owner);
         }
     }
 

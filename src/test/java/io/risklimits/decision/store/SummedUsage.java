@@ -43,12 +43,19 @@ public final class SummedUsage {
               AND bucket_ts >= least(:since30d, :sinceMonth)
             """;
 
+    // an upsert through the view, which takes no ON CONFLICT
     private static final String ADD_TO_BUCKET = """
+            WITH updated AS (
+                UPDATE risk_hourly_agg
+                SET sum_amount = sum_amount + :amount,
+                    tx_count   = tx_count + 1
+                WHERE (entity_id, channel_code, direction_code, bucket_ts)
+                    = (:entityId, :channel, :direction, CAST(:bucket AS timestamp))
+                RETURNING 1
+            )
             INSERT INTO risk_hourly_agg (entity_id, channel_code, direction_code, bucket_ts, sum_amount, tx_count)
-            VALUES (:entityId, :channel, :direction, :bucket, :amount, 1)
-            ON CONFLICT (entity_id, channel_code, direction_code, bucket_ts)
-            DO UPDATE SET sum_amount = risk_hourly_agg.sum_amount + EXCLUDED.sum_amount,
-                          tx_count   = risk_hourly_agg.tx_count + EXCLUDED.tx_count
+            SELECT :entityId, :channel, :direction, :bucket, :amount, 1
+            WHERE NOT EXISTS (SELECT FROM updated)
             """;
 
     private final JdbcClient jdbc;
