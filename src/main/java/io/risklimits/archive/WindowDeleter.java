@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -182,10 +183,7 @@ class WindowDeleter {
     }
 
     private long rows(String rowsOfWindow, HashSlots.Slot slot, LocalDateTime from, LocalDateTime to, boolean dryRun) {
-        Long rows = transactions.execute(status -> {
-            jdbc.sql("SELECT set_config('statement_timeout', :timeout, true)")
-                    .param("timeout", Long.toString(statementTimeoutMillis))
-                    .query(rs -> {});
+        return underTheTimeout(() -> {
             JdbcClient.StatementSpec statement = jdbc.sql((dryRun ? "SELECT count(*) " : "DELETE ") + rowsOfWindow)
                     .param("from", from)
                     .param("to", to);
@@ -194,23 +192,27 @@ class WindowDeleter {
             }
             return dryRun ? statement.query(Long.class).single() : (long) statement.update();
         });
-        return rows == null ? 0 : rows;
     }
 
     // the buckets before the window's end in one table of chunks, deleted (or counted)
     private long buckets(String table, HashSlots.Slot slot, LocalDateTime from, LocalDateTime to, boolean dryRun) {
+        return underTheTimeout(() -> jdbc.sql((dryRun ? COUNT_BUCKETS : DELETE_BUCKETS).replace("{table}", table))
+                .param("to", to)
+                .param("fromHour", hourNumber(from))
+                .param("toHour", hourNumber(to))
+                .param("firstHash", slot.first())
+                .param("lastHash", slot.last())
+                .query(Long.class)
+                .single());
+    }
+
+    // the rows one statement deleted (or counted), in a transaction of its own under the statement timeout
+    private long underTheTimeout(Supplier<Long> statement) {
         Long rows = transactions.execute(status -> {
             jdbc.sql("SELECT set_config('statement_timeout', :timeout, true)")
                     .param("timeout", Long.toString(statementTimeoutMillis))
                     .query(rs -> {});
-            return jdbc.sql((dryRun ? COUNT_BUCKETS : DELETE_BUCKETS).replace("{table}", table))
-                    .param("to", to)
-                    .param("fromHour", hourNumber(from))
-                    .param("toHour", hourNumber(to))
-                    .param("firstHash", slot.first())
-                    .param("lastHash", slot.last())
-                    .query(Long.class)
-                    .single();
+            return statement.get();
         });
         return rows == null ? 0 : rows;
     }
